@@ -1,0 +1,54 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "Imago",
+  products: [
+    .library(name: "Imago", targets: ["Imago"]),
+    .executable(name: "imgcli", targets: ["imgcli"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CImagoJPEG",
+      pkgConfig: "libjpeg",
+      providers: [.apt(["libjpeg-dev"]), .brew(["jpeg-turbo"])]
+    ),
+    .systemLibrary(
+      name: "CImagoPNG",
+      pkgConfig: "libpng",
+      providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
+    ),
+    .systemLibrary(
+      name: "CImagoWebP",
+      pkgConfig: "libwebpdemux",
+      providers: [.apt(["libwebp-dev"]), .brew(["webp"])]
+    ),
+    .target(
+      name: "CImagoShims",
+      dependencies: ["CImagoJPEG", "CImagoPNG"]
+    ),
+    .target(
+      name: "Imago",
+      dependencies: ["CImagoShims", "CImagoJPEG", "CImagoPNG", "CImagoWebP"]
+    ),
+    .executableTarget(
+      name: "imgcli",
+      dependencies: [
+        "Imago",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .testTarget(
+      name: "ImagoCodecTests",
+      dependencies: ["Imago"]
+    ),
+    .testTarget(
+      name: "ImgcliTests",
+      dependencies: ["Imago"]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

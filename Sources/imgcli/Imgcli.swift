@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import Imago
+
+/// `imgcli`: inspect, resize and re-encode images from the shell.
+///
+/// Exit status: 0 success, 1 bad input or failed work (one `error: ...` line each on stderr),
+/// 2 usage errors.
+@main
+struct Imgcli: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "imgcli",
+    abstract: "Inspect, resize and re-encode JPEG, PNG and WebP images.",
+    subcommands: [InfoCommand.self, ResizeCommand.self]
+  )
+
+  static func main() {
+    var command: any ParsableCommand
+    do {
+      command = try parseAsRoot()
+    } catch {
+      let code = exitCode(for: error)
+      if code == .success {
+        print(fullMessage(for: error))
+        Foundation.exit(0)
+      }
+      CommandFailure.printToStandardError(fullMessage(for: error))
+      Foundation.exit(2)
+    }
+    do {
+      try command.run()
+    } catch let failure as CommandFailure {
+      if let message = failure.message { CommandFailure.printToStandardError("error: \(message)") }
+      Foundation.exit(failure.status)
+    } catch let error as ValidationError {
+      CommandFailure.printToStandardError("error: \(error)")
+      Foundation.exit(2)
+    } catch {
+      CommandFailure.printToStandardError("error: \(error)")
+      Foundation.exit(1)
+    }
+  }
+}
+
+/// A failure that ends the command with `status`; `message` (if any) is printed as `error: ...`.
+struct CommandFailure: Error {
+  var status: Int32
+  var message: String?
+
+  static func input(_ message: String) -> CommandFailure { CommandFailure(status: 1, message: message) }
+  static func usage(_ message: String) -> CommandFailure { CommandFailure(status: 2, message: message) }
+  /// Work went on past failures that were already reported one by one.
+  static let someFailed = CommandFailure(status: 1, message: nil)
+
+  static func printToStandardError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+  }
+}
+
+/// Reads a whole input file, mapped when the system allows it.
+func readInput(_ path: String) throws(CommandFailure) -> Data {
+  do {
+    return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+  } catch {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+      throw .input("\(path): is a directory")
+    }
+    throw .input("\(path): cannot read: \(FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file")")
+  }
+}
