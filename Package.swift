@@ -41,13 +41,18 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    .target(
+      name: "TestSupport",
+      dependencies: ["Imago"],
+      path: "Tests/TestSupport"
+    ),
     .testTarget(
       name: "ImagoCodecTests",
-      dependencies: ["Imago"]
+      dependencies: ["Imago", "TestSupport"]
     ),
     .testTarget(
       name: "ImgcliTests",
-      dependencies: ["Imago"]
+      dependencies: ["Imago", "imgcli", "TestSupport"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -15,29 +15,25 @@ struct Imgcli: ParsableCommand {
   )
 
   static func main() {
-    var command: any ParsableCommand
     do {
-      command = try parseAsRoot()
-    } catch {
-      let code = exitCode(for: error)
-      if code == .success {
-        print(fullMessage(for: error))
-        Foundation.exit(0)
-      }
-      CommandFailure.printToStandardError(fullMessage(for: error))
-      Foundation.exit(2)
-    }
-    do {
+      var command = try parseAsRoot()
       try command.run()
     } catch let failure as CommandFailure {
       if let message = failure.message { CommandFailure.printToStandardError("error: \(message)") }
       Foundation.exit(failure.status)
-    } catch let error as ValidationError {
-      CommandFailure.printToStandardError("error: \(error)")
-      Foundation.exit(2)
     } catch {
-      CommandFailure.printToStandardError("error: \(error)")
-      Foundation.exit(1)
+      // Help and version requests, usage errors and anything unexpected, as ArgumentParser sees them.
+      switch exitCode(for: error) {
+      case .success:
+        print(fullMessage(for: error))
+        Foundation.exit(0)
+      case .validationFailure:
+        CommandFailure.printToStandardError(fullMessage(for: error))
+        Foundation.exit(2)
+      default:
+        CommandFailure.printToStandardError("error: \(fullMessage(for: error))")
+        Foundation.exit(1)
+      }
     }
   }
 }

@@ -18,8 +18,8 @@ public struct PNGDecoder: ImageDecoding {
 
   public func info(for data: Data, limits: DecodingLimits) throws -> ImageInfo {
     try data.withUnsafeBytes { raw throws(ImagoError) in
-      try Self.checkHeaderDimensions(raw, limits: limits)
-      let session = try PNGSession(raw, limits: limits)
+      // Only the header is read, so no dimension limit applies: info reports any size.
+      let session = try PNGSession(raw, limits: limits, maxDimension: PNGSession.largestDimension)
       return try session.readHeader(frameCount: PNGChunks.frameCount(raw)).info
     }
   }
@@ -27,7 +27,7 @@ public struct PNGDecoder: ImageDecoding {
   public func decode(_ data: Data, options: DecodingOptions) throws -> DecodedImage {
     try data.withUnsafeBytes { raw throws(ImagoError) in
       try Self.checkHeaderDimensions(raw, limits: options.limits)
-      let session = try PNGSession(raw, limits: options.limits)
+      let session = try PNGSession(raw, limits: options.limits, maxDimension: options.limits.maxDimension)
       let header = try session.readHeader(frameCount: PNGChunks.frameCount(raw))
       let info = header.info
       let format = header.pixelFormat
@@ -107,12 +107,15 @@ final class PNGSession {
 
   private let decoder: OpaquePointer
 
-  init(_ data: UnsafeRawBufferPointer, limits: DecodingLimits) throws(ImagoError) {
+  /// The largest width or height the PNG format allows.
+  static let largestDimension = 0x7FFF_FFFF
+
+  init(_ data: UnsafeRawBufferPointer, limits: DecodingLimits, maxDimension: Int) throws(ImagoError) {
     guard let base = data.baseAddress, !data.isEmpty else { throw .emptyData }
     guard
       let decoder = CImagoShims_png_decoder_create(
-        base.assumingMemoryBound(to: UInt8.self), data.count, UInt32(clamping: limits.maxDimension),
-        UInt32(clamping: limits.maxDimension), UInt32(clamping: limits.maxPNGChunkCount), limits.maxPNGChunkBytes)
+        base.assumingMemoryBound(to: UInt8.self), data.count, UInt32(clamping: maxDimension),
+        UInt32(clamping: maxDimension), UInt32(clamping: limits.maxPNGChunkCount), limits.maxPNGChunkBytes)
     else { throw .outOfMemory(format: .png) }
     self.decoder = decoder
   }

@@ -70,6 +70,8 @@ struct Resampler {
   let source: PixelBuffer
   let size: PixelSize
   let filter: ResamplingFilter
+  /// How many threads; `nil` picks from the amount of work.
+  var workers: Int? = nil
 
   func run() -> PixelBuffer {
     let channels = source.format.channelCount
@@ -78,7 +80,7 @@ struct Resampler {
     let vertical = ResamplingKernel(inputSize: source.height, outputSize: size.height, filter: filter)
     let rowFloats = size.width * channels
     var intermediate = [Float](repeating: 0, count: rowFloats * source.height)
-    let workers = Self.workerCount(work: source.height * size.width + size.height * size.width)
+    let workers = self.workers ?? Self.workerCount(work: source.height * size.width + size.height * size.width)
 
     intermediate.withUnsafeMutableBufferPointer { middle in
       source.withUnsafeBytes { input in

@@ -1,0 +1,187 @@
+import Foundation
+import Imago
+import TestSupport
+import Testing
+
+/// End-to-end: the real `imgcli` binary, run as a child process.
+@Suite struct ImgcliTests {
+  static let binary: String = {
+    let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+      .appendingPathComponent("imgcli").path
+    if FileManager.default.isExecutableFile(atPath: besideTests) { return besideTests }
+    return TestFiles.repositoryRoot.appendingPathComponent(".build/debug/imgcli").path
+  }()
+
+  static func imgcli(_ arguments: String...) throws -> ChildProcess.Result {
+    try ChildProcess.run(binary, arguments)
+  }
+
+  static func fixture(_ name: String) -> String { TestFiles.fixtures.appendingPathComponent(name).path }
+
+  @Test func infoPrintsOneLinePerFile() throws {
+    let result = try Self.imgcli("info", Self.fixture("wizard.jpg"), Self.fixture("animated.webp"))
+    #expect(result.status == 0)
+    let lines = result.standardOutput.split(separator: "\n")
+    #expect(lines.count == 2)
+    #expect(lines.first?.contains("jpeg 640x480, alpha no, orientation 1, frames 1, 55396 bytes") == true)
+    #expect(lines.last?.contains("frames 3") == true)
+    #expect(lines.last?.contains("first frame") == true)
+  }
+
+  @Test func infoJSONHasTheDocumentedKeys() throws {
+    let names = ["wizard.jpg", "alpha.png", "orientation-6.jpg", "animated.webp"]
+    let result = try ChildProcess.run(Self.binary, ["info", "--json"] + names.map(Self.fixture))
+    #expect(result.status == 0)
+    let objects = try result.standardOutput.split(separator: "\n").map {
+      try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+    }
+    #expect(objects.count == 4)
+    for object in objects {
+      #expect(Set(object.keys) == ["path", "format", "width", "height", "hasAlpha", "orientation", "frames", "bytes"])
+    }
+    #expect(objects[1]["hasAlpha"] as? Bool == true)
+    #expect(objects[2]["orientation"] as? Int == 6)
+    #expect(objects[2]["width"] as? Int == 32)  // as stored
+    #expect(objects[3]["frames"] as? Int == 3)
+    #expect(objects[0]["bytes"] as? Int == 55396)
+  }
+
+  @Test func infoReportsBadFilesAndGoesOn() throws {
+    let directory = try TestFiles.temporaryDirectory()
+    let bad = directory.appendingPathComponent("bad.png").path
+    try Data("not an image".utf8).write(to: URL(fileURLWithPath: bad))
+    let result = try Self.imgcli("info", bad, Self.fixture("wizard.png"))
+    #expect(result.status == 1)
+    #expect(result.standardOutput.contains("png 320x240"))
+    #expect(result.standardError == "error: \(bad): unknown format: not a JPEG, PNG, WebP, GIF, BMP, TIFF, HEIF or AVIF image\n")
+  }
+
+  @Test func resizeWithAWidthKeepsTheAspectRatio() throws {
+    let directory = try TestFiles.temporaryDirectory()
+    let output = directory.appendingPathComponent("thumb.webp")
+    let result = try Self.imgcli("resize", Self.fixture("wizard.jpg"), "-o", output.path, "--width", "100")
+    #expect(result.status == 0, "\(result.standardError)")
+    let info = try CoderRegistry.default.info(for: Data(contentsOf: output))
+    #expect(info.format == .webp && info.width == 100 && info.height == 75)
+  }
+
+  @Test func resizeWithAHeightOnlyAndBothSides() throws {
+    let directory = try TestFiles.temporaryDirectory()
+    let tall = directory.appendingPathComponent("h.png")
+    #expect(try Self.imgcli("resize", Self.fixture("wizard.jpg"), "-o", tall.path, "--height", "60").status == 0)
+    let tallInfo = try CoderRegistry.default.info(for: Data(contentsOf: tall))
+    #expect(tallInfo.width == 80 && tallInfo.height == 60)
+    let boxed = directory.appendingPathComponent("b.jpg")
+    #expect(try Self.imgcli("resize", Self.fixture("wizard.jpg"), "-o", boxed.path, "--width", "100", "--height", "100").status == 0)
+    let boxedInfo = try CoderRegistry.default.info(for: Data(contentsOf: boxed))
+    #expect(boxedInfo.width == 100 && boxedInfo.height == 75)
+  }
+
+  @Test func resizeAppliesOrientation() throws {
+    let directory = try TestFiles.temporaryDirectory()
+    let output = directory.appendingPathComponent("upright.png")
+    #expect(try Self.imgcli("resize", Self.fixture("orientation-6.jpg"), "-o", output.path, "--width", "24").status == 0)
+    let image = try CoderRegistry.default.decode(Data(contentsOf: output)).pixels
+    #expect(image.width == 24 && image.height == 16)
+    #expect(image[pixel: 5, 4].map(Int.init)[0] > 200)  // red stays top-left
+  }
+
+  @Test func withoutASizeResizeOnlyReencodes() throws {
+    let directory = try TestFiles.temporaryDirectory()
+    let output = directory.appendingPathComponent("copy.bin")
+    let result = try Self.imgcli("resize", Self.fixture("wizard.png"), "-o", output.path, "--format", "png")
+    #expect(result.status == 0)
+    let original = try CoderRegistry.default.decode(try TestFiles.fixture("wizard.png")).pixels
+    #expect(try CoderRegistry.default.decode(Data(contentsOf: output)).pixels == original)
+  }
+
+  @Test func neverUpscalesUnlessAsked() throws {
+    let directory = try TestFiles.temporaryDirectory()
+    let output = directory.appendingPathComponent("big.jpg")
+    #expect(try Self.imgcli("resize", Self.fixture("gray.jpg"), "-o", output.path, "--width", "320").status == 0)
+    #expect(try CoderRegistry.default.info(for: Data(contentsOf: output)).width == 160)
+    #expect(try Self.imgcli("resize", Self.fixture("gray.jpg"), "-o", output.path, "--width", "320", "--upscale").status == 0)
+    #expect(try CoderRegistry.default.info(for: Data(contentsOf: output)).width == 320)
+  }
+
+  @Test(arguments: [
+    ["resize", "IN"],
+    ["resize", "IN", "-o", "OUT.gif"],
+    ["resize", "IN", "-o", "OUT.txt"],
+    ["resize", "IN", "-o", "OUT.jpg", "--quality", "0"],
+    ["resize", "IN", "-o", "OUT.jpg", "--width", "-3"],
+    ["resize", "IN", "-o", "OUT.jpg", "--filter", "sinc"],
+    ["info"],
+    ["frobnicate"],
+  ])
+  func usageErrorsExitWithStatus2(arguments: [String]) throws {
+    let output = try TestFiles.temporaryDirectory().appendingPathComponent("out").path
+    let resolved = arguments.map { $0 == "IN" ? Self.fixture("wizard.jpg") : $0.replacingOccurrences(of: "OUT", with: output) }
+    let result = try ChildProcess.run(Self.binary, resolved)
+    #expect(result.status == 2, "\(arguments): \(result.standardError)")
+    #expect(!result.standardError.isEmpty)
+  }
+
+  @Test func helpExitsWithStatus0() throws {
+    let result = try Self.imgcli("resize", "--help")
+    #expect(result.status == 0)
+    #expect(result.standardOutput.contains("--width"))
+  }
+
+  /// Every kind of bad input: exit status 1 and exactly one `error:` line, never a signal.
+  @Test func hostileFilesEndInStatus1WithOneErrorLine() throws {
+    let directory = try TestFiles.temporaryDirectory()
+    let wizard = try TestFiles.fixture("wizard.jpg")
+    let png = try TestFiles.fixture("wizard.png")
+    var files: [String: Data] = [
+      "empty.jpg": Data(),
+      "random.jpg": Data(TestImages.randomBytes(count: 5000, seed: 1)),
+      "random-behind-jpeg-magic.jpg": Data([0xFF, 0xD8, 0xFF] + TestImages.randomBytes(count: 5000, seed: 2)),
+      "half.jpg": wizard.prefix(wizard.count / 2),
+      "half.png": png.prefix(png.count / 2),
+      "header-only.png": png.prefix(40),
+      "giant.png": TestImages.png(width: 100_000, height: 100_000, idat: [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]),
+      "gif.gif": Data(Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0]),
+    ]
+    files["text.webp"] = Data("RIFF....WEBPnot really".utf8)
+    for (name, data) in files { try data.write(to: directory.appendingPathComponent(name)) }
+    let paths = files.keys.sorted().map { directory.appendingPathComponent($0).path } + [
+      directory.appendingPathComponent("missing.jpg").path, directory.path,
+    ]
+    for path in paths {
+      let output = directory.appendingPathComponent("out.jpg").path
+      let result = try Self.imgcli("resize", path, "-o", output, "--width", "50")
+      #expect(result.signal == nil && result.status == 1, "\(path): \(result)")
+      let lines = result.standardError.split(separator: "\n")
+      #expect(lines.count == 1 && lines[0].hasPrefix("error: "), "\(path): \(result.standardError)")
+      #expect(!FileManager.default.fileExists(atPath: output), "no output is left for \(path)")
+    }
+    let info = try ChildProcess.run(Self.binary, ["info"] + paths)
+    #expect(info.signal == nil && info.status == 1)
+    let errorLines = info.standardError.split(separator: "\n")
+    // giant.png, half.jpg and half.png have intact headers, which is all info reads.
+    #expect(errorLines.count == paths.count - 3, "\(info.standardError)")
+    #expect(errorLines.allSatisfy { $0.hasPrefix("error: ") })
+    #expect(info.standardError.contains("unsupported format: gif"))
+    #expect(info.standardOutput.contains("png 100000x100000"))
+  }
+
+  /// Shrink-on-load for PNG: a 5120x2880 PNG resized to 400 px never holds its 44 MB full-size
+  /// buffer, which a plain re-encode of the same file must.
+  @Test func pngThumbnailNeverAllocatesTheFullSizeBuffer() throws {
+    let directory = try TestFiles.temporaryDirectory()
+    let input = directory.appendingPathComponent("big.png")
+    let big = TestImages.gradient(width: 5120, height: 2880)
+    try PNGEncoder().encode(big, options: EncodingOptions(compressionLevel: 1)).write(to: input)
+    let thumb = try ChildProcess.run(
+      Self.binary, ["resize", input.path, "-o", directory.appendingPathComponent("t.jpg").path, "--width", "400"],
+      measuringMemory: true)
+    let full = try ChildProcess.run(
+      Self.binary, ["resize", input.path, "-o", directory.appendingPathComponent("f.jpg").path], measuringMemory: true)
+    #expect(thumb.status == 0 && full.status == 0)
+    let fullBufferKiB = 5120 * 2880 * 3 / 1024
+    let thumbKiB = try #require(thumb.maxResidentKiB)
+    let fullKiB = try #require(full.maxResidentKiB)
+    #expect(thumbKiB + fullBufferKiB < fullKiB, "thumbnail \(thumbKiB) KiB, full \(fullKiB) KiB")
+  }
+}
