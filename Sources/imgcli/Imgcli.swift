@@ -62,6 +62,7 @@ func readInput(_ path: String) throws(CommandFailure) -> Data {
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
       throw .input("\(path): is a directory")
     }
-    throw .input("\(path): cannot read: \(FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file")")
+    throw .input(
+      "\(path): cannot read: \(FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file")")
   }
 }

@@ -29,7 +29,10 @@ struct InfoCommand: ParsableCommand {
       do {
         let data = try readInput(path)
         let info = try CoderRegistry.default.info(for: data)
-        print(json ? Self.jsonLine(path: path, info: info, bytes: data.count) : Self.textLine(path: path, info: info, bytes: data.count))
+        print(
+          json
+            ? Self.jsonLine(path: path, info: info, bytes: data.count)
+            : Self.textLine(path: path, info: info, bytes: data.count))
       } catch let failure as CommandFailure {
         failed = true
         CommandFailure.printToStandardError("error: \(failure.message ?? path)")
@@ -51,7 +54,9 @@ struct InfoCommand: ParsableCommand {
   }
 
   static func jsonLine(path: String, info: ImageInfo, bytes: Int) -> String {
-    let quotedPath = (try? String(decoding: JSONEncoder().encode(path), as: UTF8.self)) ?? "\"\""
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .withoutEscapingSlashes
+    let quotedPath = (try? String(decoding: encoder.encode(path), as: UTF8.self)) ?? "\"\""
     return
       "{\"path\":\(quotedPath),\"format\":\"\(info.format)\",\"width\":\(info.width),\"height\":\(info.height),"
       + "\"hasAlpha\":\(info.hasAlpha),\"orientation\":\(info.orientation.rawValue),\"frames\":\(info.frameCount),"

@@ -12,7 +12,8 @@ struct TinyGrayDecoder: ImageDecoding {
   }
   func decode(_ data: Data, options: DecodingOptions) throws -> DecodedImage {
     let info = try info(for: data, limits: options.limits)
-    let pixels = try PixelBuffer(width: info.width, height: info.height, format: .gray8, bytes: Array(data.dropFirst(6)))
+    let pixels = try PixelBuffer(
+      width: info.width, height: info.height, format: .gray8, bytes: Array(data.dropFirst(6)))
     return DecodedImage(pixels: pixels, info: info)
   }
 }
@@ -24,7 +25,9 @@ struct ClaimsJPEGDecoder: ImageDecoding {
     ImageInfo(format: .jpeg, width: 1, height: 1, hasAlpha: false)
   }
   func decode(_ data: Data, options: DecodingOptions) throws -> DecodedImage {
-    DecodedImage(pixels: PixelBuffer(width: 1, height: 1, format: .gray8, repeating: [7]), info: try info(for: data, limits: options.limits))
+    DecodedImage(
+      pixels: PixelBuffer(width: 1, height: 1, format: .gray8, repeating: [7]),
+      info: try info(for: data, limits: options.limits))
   }
 }
 

@@ -78,7 +78,8 @@ import Testing
 
   @Test func opaqueRGBAComesBackAsRGB() throws {
     let opaque = TestImages.gradient(width: 20, height: 20, format: .rgba8)
-    let decoded = try CoderRegistry.default.decode(try WebPEncoder().encode(opaque, options: EncodingOptions(lossless: true)))
+    let decoded = try CoderRegistry.default.decode(
+      try WebPEncoder().encode(opaque, options: EncodingOptions(lossless: true)))
     #expect(decoded.pixels == opaque.converted(to: .rgb8))
   }
 
@@ -92,7 +93,8 @@ import Testing
 
   @Test func grayToWebPBecomesRGB() throws {
     let gray = TestImages.gradient(width: 20, height: 20, format: .gray8)
-    let decoded = try CoderRegistry.default.decode(try WebPEncoder().encode(gray, options: EncodingOptions(lossless: true)))
+    let decoded = try CoderRegistry.default.decode(
+      try WebPEncoder().encode(gray, options: EncodingOptions(lossless: true)))
     #expect(decoded.pixels == gray.converted(to: .rgb8))
   }
 

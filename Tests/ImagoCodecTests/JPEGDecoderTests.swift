@@ -95,7 +95,8 @@ import Testing
     var limits = DecodingLimits.default
     limits.maxPixels = 1_000_000
     #expect(throws: ImagoError.tooLarge(width: 5120, height: 2880, limit: "the limit of 1000000 pixels")) {
-      try JPEGDecoder().decode(Self.large, options: DecodingOptions(targetSize: PixelSize(width: 10, height: 10), limits: limits))
+      try JPEGDecoder().decode(
+        Self.large, options: DecodingOptions(targetSize: PixelSize(width: 10, height: 10), limits: limits))
     }
   }
 }

@@ -45,7 +45,8 @@ import Testing
   @Test func targetSizeIsInDisplayedOrientation() throws {
     // Stored 32x48, displayed 48x32: asking for 24x16 displayed means 16x24 stored, a half.
     let image = try CoderRegistry.default.decode(
-      try TestFiles.fixture("orientation-6.jpg"), options: DecodingOptions(targetSize: PixelSize(width: 24, height: 16)))
+      try TestFiles.fixture("orientation-6.jpg"), options: DecodingOptions(targetSize: PixelSize(width: 24, height: 16))
+    )
     #expect(image.pixels.width == 24 && image.pixels.height == 16)
   }
 

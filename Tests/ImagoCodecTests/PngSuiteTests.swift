@@ -7,7 +7,8 @@ import Testing
 @Suite struct PngSuiteTests {
   static let directory = TestFiles.pngSuite.appendingPathComponent("png")
   static let names: [String] =
-    ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".png") }.sorted()
+    ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".png") }
+    .sorted()
   static let validNames = names.filter { !$0.hasPrefix("x") }
   static let corruptNames = names.filter { $0.hasPrefix("x") }
 
@@ -43,7 +44,8 @@ import Testing
   static func reference(for name: String) throws -> [Int] {
     let json = TestFiles.pngSuite.appendingPathComponent("json")
     let reduced = json.appendingPathComponent("\(name)_to8.json")
-    let url = FileManager.default.fileExists(atPath: reduced.path) ? reduced : json.appendingPathComponent("\(name).json")
+    let url =
+      FileManager.default.fileExists(atPath: reduced.path) ? reduced : json.appendingPathComponent("\(name).json")
     let values = try JSONDecoder().decode([Int].self, from: Data(contentsOf: url))
     guard values.contains(where: { $0 > 255 }) else { return values }
     return values.map { Int((Double($0) / 257).rounded()) }

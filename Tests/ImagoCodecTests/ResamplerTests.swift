@@ -1,7 +1,8 @@
 import Foundation
-@testable import Imago
 import TestSupport
 import Testing
+
+@testable import Imago
 
 @Suite struct ResamplerTests {
   @Test(arguments: ResamplingFilter.allCases)

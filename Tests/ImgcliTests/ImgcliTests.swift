@@ -53,7 +53,9 @@ import Testing
     let result = try Self.imgcli("info", bad, Self.fixture("wizard.png"))
     #expect(result.status == 1)
     #expect(result.standardOutput.contains("png 320x240"))
-    #expect(result.standardError == "error: \(bad): unknown format: not a JPEG, PNG, WebP, GIF, BMP, TIFF, HEIF or AVIF image\n")
+    #expect(
+      result.standardError
+        == "error: \(bad): unknown format: not a JPEG, PNG, WebP, GIF, BMP, TIFF, HEIF or AVIF image\n")
   }
 
   @Test func resizeWithAWidthKeepsTheAspectRatio() throws {
@@ -72,7 +74,9 @@ import Testing
     let tallInfo = try CoderRegistry.default.info(for: Data(contentsOf: tall))
     #expect(tallInfo.width == 80 && tallInfo.height == 60)
     let boxed = directory.appendingPathComponent("b.jpg")
-    #expect(try Self.imgcli("resize", Self.fixture("wizard.jpg"), "-o", boxed.path, "--width", "100", "--height", "100").status == 0)
+    #expect(
+      try Self.imgcli("resize", Self.fixture("wizard.jpg"), "-o", boxed.path, "--width", "100", "--height", "100")
+        .status == 0)
     let boxedInfo = try CoderRegistry.default.info(for: Data(contentsOf: boxed))
     #expect(boxedInfo.width == 100 && boxedInfo.height == 75)
   }
@@ -80,7 +84,8 @@ import Testing
   @Test func resizeAppliesOrientation() throws {
     let directory = try TestFiles.temporaryDirectory()
     let output = directory.appendingPathComponent("upright.png")
-    #expect(try Self.imgcli("resize", Self.fixture("orientation-6.jpg"), "-o", output.path, "--width", "24").status == 0)
+    #expect(
+      try Self.imgcli("resize", Self.fixture("orientation-6.jpg"), "-o", output.path, "--width", "24").status == 0)
     let image = try CoderRegistry.default.decode(Data(contentsOf: output)).pixels
     #expect(image.width == 24 && image.height == 16)
     #expect(image[pixel: 5, 4].map(Int.init)[0] > 200)  // red stays top-left
@@ -100,7 +105,8 @@ import Testing
     let output = directory.appendingPathComponent("big.jpg")
     #expect(try Self.imgcli("resize", Self.fixture("gray.jpg"), "-o", output.path, "--width", "320").status == 0)
     #expect(try CoderRegistry.default.info(for: Data(contentsOf: output)).width == 160)
-    #expect(try Self.imgcli("resize", Self.fixture("gray.jpg"), "-o", output.path, "--width", "320", "--upscale").status == 0)
+    #expect(
+      try Self.imgcli("resize", Self.fixture("gray.jpg"), "-o", output.path, "--width", "320", "--upscale").status == 0)
     #expect(try CoderRegistry.default.info(for: Data(contentsOf: output)).width == 320)
   }
 
@@ -116,7 +122,9 @@ import Testing
   ])
   func usageErrorsExitWithStatus2(arguments: [String]) throws {
     let output = try TestFiles.temporaryDirectory().appendingPathComponent("out").path
-    let resolved = arguments.map { $0 == "IN" ? Self.fixture("wizard.jpg") : $0.replacingOccurrences(of: "OUT", with: output) }
+    let resolved = arguments.map {
+      $0 == "IN" ? Self.fixture("wizard.jpg") : $0.replacingOccurrences(of: "OUT", with: output)
+    }
     let result = try ChildProcess.run(Self.binary, resolved)
     #expect(result.status == 2, "\(arguments): \(result.standardError)")
     #expect(!result.standardError.isEmpty)
@@ -140,14 +148,16 @@ import Testing
       "half.jpg": wizard.prefix(wizard.count / 2),
       "half.png": png.prefix(png.count / 2),
       "header-only.png": png.prefix(40),
-      "giant.png": TestImages.png(width: 100_000, height: 100_000, idat: [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]),
+      "giant.png": TestImages.png(
+        width: 100_000, height: 100_000, idat: [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]),
       "gif.gif": Data(Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0]),
     ]
     files["text.webp"] = Data("RIFF....WEBPnot really".utf8)
     for (name, data) in files { try data.write(to: directory.appendingPathComponent(name)) }
-    let paths = files.keys.sorted().map { directory.appendingPathComponent($0).path } + [
-      directory.appendingPathComponent("missing.jpg").path, directory.path,
-    ]
+    let paths =
+      files.keys.sorted().map { directory.appendingPathComponent($0).path } + [
+        directory.appendingPathComponent("missing.jpg").path, directory.path,
+      ]
     for path in paths {
       let output = directory.appendingPathComponent("out.jpg").path
       let result = try Self.imgcli("resize", path, "-o", output, "--width", "50")

@@ -53,7 +53,7 @@ public struct ChildProcess {
     posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
 
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    defer { for pointer in argv { free(pointer) } }
     var pid: pid_t = 0
     let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
     guard spawned == 0 else { throw Failure.cannotSpawn(spawned) }

@@ -68,7 +68,8 @@ public struct CoderRegistry: Sendable {
   }
 
   /// Encodes `pixels` as `format`.
-  public func encode(_ pixels: PixelBuffer, as format: ImageFormat, options: EncodingOptions = .default) throws -> Data {
+  public func encode(_ pixels: PixelBuffer, as format: ImageFormat, options: EncodingOptions = .default) throws -> Data
+  {
     try encoder(for: format).encode(pixels, options: options)
   }
 }

@@ -24,7 +24,8 @@ public enum ImageOrientation: Int, Hashable, Sendable, CaseIterable {
 ///
 /// Every offset is bounds-checked; anything malformed yields `nil`, never a crash.
 enum EXIFReader {
-  static func orientation<Bytes: RandomAccessCollection<UInt8>>(in exif: Bytes) -> ImageOrientation? where Bytes.Index == Int {
+  static func orientation<Bytes: RandomAccessCollection<UInt8>>(in exif: Bytes) -> ImageOrientation?
+  where Bytes.Index == Int {
     var bytes = Array(exif)
     // Some writers keep the "Exif\0\0" prefix in PNG and WebP chunks.
     if bytes.starts(with: Array("Exif".utf8) + [0, 0]) { bytes.removeFirst(6) }

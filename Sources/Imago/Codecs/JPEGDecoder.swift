@@ -27,9 +27,11 @@ public struct JPEGDecoder: ImageDecoding {
       try options.limits.check(width: info.width, height: info.height)
 
       let stored = PixelSize(width: info.width, height: info.height)
-      let denominator = options.storedTargetSize(orientation: info.orientation)
+      let denominator =
+        options.storedTargetSize(orientation: info.orientation)
         .map { stored.shrinkDenominator(toCover: $0, maxDenominator: 8) } ?? 1
-      let isCMYK = header.raw.colorSpace == CImagoShims_JPEGColorCMYK || header.raw.colorSpace == CImagoShims_JPEGColorYCCK
+      let isCMYK =
+        header.raw.colorSpace == CImagoShims_JPEGColorCMYK || header.raw.colorSpace == CImagoShims_JPEGColorYCCK
       let outputColor =
         header.raw.colorSpace == CImagoShims_JPEGColorGray
         ? CImagoShims_JPEGColorGray : isCMYK ? CImagoShims_JPEGColorCMYK : CImagoShims_JPEGColorRGB

@@ -40,7 +40,8 @@ public struct PNGDecoder: ImageDecoding {
       if factor > 1 {
         pixels = try session.readReduced(size: stored, format: format, rowBytes: header.raw.rowBytes, factor: factor)
       } else {
-        pixels = try PixelBuffer(width: stored.width, height: stored.height, format: format) { buffer throws(ImagoError) in
+        pixels = try PixelBuffer(width: stored.width, height: stored.height, format: format) {
+          buffer throws(ImagoError) in
           try session.readImage(into: buffer, rowBytes: header.raw.rowBytes, height: stored.height)
         }
       }
@@ -62,7 +63,8 @@ extension PixelSize {
   func boxFactor(toCover target: PixelSize) -> Int {
     guard target.width > 0, target.height > 0 else { return 1 }
     var factor = max(1, min(width / target.width, height / target.height, 128))
-    while factor > 1 && ((width + factor - 1) / factor < target.width || (height + factor - 1) / factor < target.height) {
+    while factor > 1 && ((width + factor - 1) / factor < target.width || (height + factor - 1) / factor < target.height)
+    {
       factor -= 1
     }
     return factor

@@ -38,7 +38,8 @@ public struct WebPDecoder: ImageDecoding {
     switch code {
     case VP8_STATUS_NOT_ENOUGH_DATA: .truncatedData(format: .webp, reason: "not enough data to \(action)")
     case VP8_STATUS_OUT_OF_MEMORY: .outOfMemory(format: .webp)
-    case VP8_STATUS_UNSUPPORTED_FEATURE: .corruptData(format: .webp, reason: "unsupported feature while trying to \(action)")
+    case VP8_STATUS_UNSUPPORTED_FEATURE:
+      .corruptData(format: .webp, reason: "unsupported feature while trying to \(action)")
     default: .corruptData(format: .webp, reason: "bitstream error (status \(code.rawValue)) while trying to \(action)")
     }
   }
@@ -66,7 +67,8 @@ public struct WebPDecoder: ImageDecoding {
     var orientation = ImageOrientation.up
     var chunk = WebPChunkIterator()
     if WebPDemuxGetChunk(demux, "EXIF", 1, &chunk) != 0 {
-      orientation = EXIFReader.orientation(in: UnsafeBufferPointer(start: chunk.chunk.bytes, count: chunk.chunk.size)) ?? .up
+      orientation =
+        EXIFReader.orientation(in: UnsafeBufferPointer(start: chunk.chunk.bytes, count: chunk.chunk.size)) ?? .up
       WebPDemuxReleaseChunkIterator(&chunk)
     }
     let width = features.has_animation != 0 ? Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH)) : Int(features.width)
@@ -83,7 +85,9 @@ public struct WebPDecoder: ImageDecoding {
     let format: PixelFormat = hasAlpha ? .rgba8 : .rgb8
     return try PixelBuffer(width: size.width, height: size.height, format: format) { output throws(ImagoError) in
       var config = WebPDecoderConfig()
-      guard WebPInitDecoderConfig(&config) != 0 else { throw .corruptData(format: .webp, reason: "libwebp version mismatch") }
+      guard WebPInitDecoderConfig(&config) != 0 else {
+        throw .corruptData(format: .webp, reason: "libwebp version mismatch")
+      }
       if size != stored {
         config.options.use_scaling = 1
         config.options.scaled_width = Int32(size.width)
@@ -100,7 +104,8 @@ public struct WebPDecoder: ImageDecoding {
     }
   }
 
-  private static func decodeFirstFrame(_ raw: UnsafeRawBufferPointer, info: ImageInfo) throws(ImagoError) -> PixelBuffer {
+  private static func decodeFirstFrame(_ raw: UnsafeRawBufferPointer, info: ImageInfo) throws(ImagoError) -> PixelBuffer
+  {
     var options = WebPAnimDecoderOptions()
     guard WebPAnimDecoderOptionsInit(&options) != 0 else {
       throw .corruptData(format: .webp, reason: "libwebp version mismatch")

@@ -16,13 +16,15 @@ public struct PixelBuffer: Sendable, Hashable {
   public private(set) var bytes: [UInt8]
 
   /// Wraps existing bytes; fails when they are too few for the size and format.
-  public init(width: Int, height: Int, format: PixelFormat, bytesPerRow: Int? = nil, bytes: [UInt8]) throws(ImagoError) {
+  public init(width: Int, height: Int, format: PixelFormat, bytesPerRow: Int? = nil, bytes: [UInt8]) throws(ImagoError)
+  {
     let rowBytes = bytesPerRow ?? width * format.bytesPerPixel
     guard width > 0, height > 0, rowBytes >= width * format.bytesPerPixel else {
       throw .invalidArgument("pixel buffer of \(width)x\(height) with \(rowBytes) bytes per row")
     }
     guard bytes.count >= rowBytes * height else {
-      throw .invalidArgument("pixel buffer of \(width)x\(height) \(format) needs \(rowBytes * height) bytes, got \(bytes.count)")
+      throw .invalidArgument(
+        "pixel buffer of \(width)x\(height) \(format) needs \(rowBytes * height) bytes, got \(bytes.count)")
     }
     self.width = width
     self.height = height
