@@ -16,6 +16,12 @@ import Testing
     #expect(image.info.width == 5120 && image.info.height == 2880)
   }
 
+  @Test(arguments: [(640, 640, 360), (700, 1280, 720), (6000, 5120, 2880)])
+  func maxPixelSizeBoundsTheLongerSide(bound: (Int, Int, Int)) throws {
+    let image = try JPEGDecoder().decode(Self.large, options: DecodingOptions(maxPixelSize: bound.0))
+    #expect(image.pixels.width == bound.1 && image.pixels.height == bound.2)
+  }
+
   static let medium: Data = try! JPEGEncoder().encode(
     TestImages.gradient(width: 2560, height: 1440), options: .default)
 

@@ -1,4 +1,4 @@
-import CImagoShims
+internal import CImagoShims
 import Foundation
 
 /// Decodes baseline and progressive JPEG with libjpeg-turbo, shrinking by 1/2, 1/4 or 1/8 in the
@@ -28,7 +28,7 @@ public struct JPEGDecoder: ImageDecoding {
 
       let stored = PixelSize(width: info.width, height: info.height)
       let denominator =
-        options.storedTargetSize(orientation: info.orientation)
+        options.storedTargetSize(for: info)
         .map { stored.shrinkDenominator(toCover: $0, maxDenominator: 8) } ?? 1
       let isCMYK =
         header.raw.colorSpace == CImagoShims_JPEGColorCMYK || header.raw.colorSpace == CImagoShims_JPEGColorYCCK

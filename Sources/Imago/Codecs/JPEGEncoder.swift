@@ -1,4 +1,4 @@
-import CImagoShims
+internal import CImagoShims
 import Foundation
 
 /// Encodes JPEG with libjpeg-turbo: quality, progressive, 4:2:0 or 4:4:4 chroma.

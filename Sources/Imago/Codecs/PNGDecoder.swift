@@ -1,4 +1,4 @@
-import CImagoShims
+internal import CImagoShims
 import Foundation
 
 /// Decodes every PNG colour type, bit depth and interlacing with libpng, to 8-bit gray,
@@ -34,7 +34,7 @@ public struct PNGDecoder: ImageDecoding {
       let stored = PixelSize(width: info.width, height: info.height)
       let factor =
         header.raw.interlaced != 0
-        ? 1 : options.storedTargetSize(orientation: info.orientation).map { stored.boxFactor(toCover: $0) } ?? 1
+        ? 1 : options.storedTargetSize(for: info).map { stored.boxFactor(toCover: $0) } ?? 1
 
       var pixels: PixelBuffer
       if factor > 1 {

@@ -1,4 +1,4 @@
-import CImagoShims
+internal import CImagoShims
 import Foundation
 
 /// Encodes 8-bit PNG with libpng in the pixels' own layout (gray, gray+alpha, RGB, RGBA).

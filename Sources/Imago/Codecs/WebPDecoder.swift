@@ -1,4 +1,4 @@
-import CImagoWebP
+internal import CImagoWebP
 import Foundation
 
 /// Decodes lossy, lossless and alpha WebP with libwebp, scaling while decoding when a target
@@ -26,7 +26,7 @@ public struct WebPDecoder: ImageDecoding {
         pixels = try Self.decodeFirstFrame(raw, info: info)
       } else {
         let stored = PixelSize(width: info.width, height: info.height)
-        let size = options.storedTargetSize(orientation: info.orientation).map { stored.scaled(toCover: $0) } ?? stored
+        let size = options.storedTargetSize(for: info).map { stored.scaled(toCover: $0) } ?? stored
         pixels = try Self.decodeStill(raw, stored: stored, size: size, hasAlpha: info.hasAlpha)
       }
       if options.appliesOrientation { pixels = pixels.oriented(info.orientation) }

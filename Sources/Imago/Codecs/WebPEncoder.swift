@@ -1,4 +1,4 @@
-import CImagoWebP
+internal import CImagoWebP
 import Foundation
 
 /// Encodes WebP with libwebp, lossy (quality) or lossless, keeping alpha when there is any.
