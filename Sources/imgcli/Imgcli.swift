@@ -11,7 +11,7 @@ struct Imgcli: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "imgcli",
     abstract: "Inspect, resize and re-encode JPEG, PNG and WebP images.",
-    subcommands: [InfoCommand.self, ResizeCommand.self]
+    subcommands: [InfoCommand.self, ResizeCommand.self, OpsCommand.self]
   )
 
   static func main() {

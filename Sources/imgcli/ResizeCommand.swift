@@ -1,25 +1,37 @@
 import ArgumentParser
 import Foundation
 import Imago
+import Synchronization
 
 extension ResamplingFilter: ExpressibleByArgument {}
+
+enum ResizeMode: String, ExpressibleByArgument, CaseIterable {
+  case fit, fill, stretch
+}
 
 struct ResizeCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "resize",
-    abstract: "Resize and/or re-encode an image, shrinking while decoding where the format allows.",
+    abstract: "Resize, process and re-encode images, shrinking while decoding where the format allows.",
     discussion: """
-      With neither --width nor --height the image is only re-encoded. With one of them the other
-      follows the aspect ratio; with both the image fits inside the box. Images are turned upright
-      by their EXIF orientation and are never enlarged unless --upscale is given.
+      With neither --width nor --height (and no --op) an image is only re-encoded. With one side
+      the other follows the aspect ratio; with both, --mode says how the image meets the box.
+      Images are turned upright by their EXIF orientation and never enlarged unless --upscale.
+      Each --op appends a processor, in order, after the resize; `imgcli ops` lists them:
+        --op resize=400x300,fill --op blur=2 --op round=12 --op grayscale
+      Several inputs need --out-dir; they are processed in parallel (-j), a bad file is
+      reported and skipped, and the exit status is 1 if any failed.
       """
   )
 
-  @Argument(help: "The input image.")
-  var input: String
+  @Argument(help: "Input images.")
+  var inputs: [String]
 
-  @Option(name: .shortAndLong, help: "The output file.")
-  var output: String
+  @Option(name: .shortAndLong, help: "The output file (one input).")
+  var output: String?
+
+  @Option(name: .customLong("out-dir"), help: "Directory for the outputs (any number of inputs).")
+  var outputDirectory: String?
 
   @Option(help: "Output width in pixels.")
   var width: Int?
@@ -27,14 +39,23 @@ struct ResizeCommand: ParsableCommand {
   @Option(help: "Output height in pixels.")
   var height: Int?
 
-  @Option(help: "Output format: jpeg, png or webp (default: from the output's extension).")
+  @Option(help: "How the image meets a box given by --width and --height: fit, fill or stretch.")
+  var mode: ResizeMode = .fit
+
+  @Option(help: "What --mode fill keeps: center, top, bottom-left, ... or X:Y.")
+  var anchor: String = "center"
+
+  @Option(help: "Resampling filter: nearest, bilinear, catmullRom, mitchell, lanczos3.")
+  var filter: ResamplingFilter = .lanczos3
+
+  @Option(name: .customLong("op"), help: "A processor to append, e.g. blur=2 (repeatable; see `imgcli ops`).")
+  var operations: [String] = []
+
+  @Option(help: "Output format: jpeg, png or webp (default: the output's extension, or the input's format).")
   var format: String?
 
   @Option(help: "Quality for JPEG and lossy WebP, 1-100.")
   var quality: Int = 85
-
-  @Option(help: "Resampling filter: nearest, bilinear, catmullRom, mitchell, lanczos3.")
-  var filter: ResamplingFilter = .lanczos3
 
   @Flag(help: "Allow the output to be larger than the input.")
   var upscale = false
@@ -45,18 +66,64 @@ struct ResizeCommand: ParsableCommand {
   @Flag(help: "Lossless WebP.")
   var lossless = false
 
+  @Option(name: .short, help: "Files processed at once (default: all cores).")
+  var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
   func validate() throws {
+    if inputs.isEmpty { throw ValidationError("give at least one input image") }
+    switch (output, outputDirectory) {
+    case (nil, nil): throw ValidationError("give -o OUTPUT (one input) or --out-dir DIR")
+    case (_?, _?): throw ValidationError("give either -o or --out-dir, not both")
+    case (_?, nil) where inputs.count > 1: throw ValidationError("\(inputs.count) inputs need --out-dir, not -o")
+    default: break
+    }
     if let width, width <= 0 { throw ValidationError("--width must be a positive number of pixels, not \(width)") }
     if let height, height <= 0 { throw ValidationError("--height must be a positive number of pixels, not \(height)") }
     if !(1...100).contains(quality) { throw ValidationError("--quality must be in 1...100, not \(quality)") }
-    _ = try outputFormat()
+    if jobs < 1 { throw ValidationError("-j must be at least 1, not \(jobs)") }
+    _ = try pipeline()
+    if let output {
+      _ = try Self.format(named: format ?? URL(fileURLWithPath: output).pathExtension, given: format, for: output)
+    }
+    if let format { _ = try Self.format(named: format, given: format, for: format) }
+    if outputDirectory != nil {
+      let names = try inputs.map { try outputName(for: $0) }
+      if let duplicate = Dictionary(grouping: names, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
+        throw ValidationError("two inputs would both write \(duplicate) in the output directory")
+      }
+    }
   }
 
-  func outputFormat() throws -> ImageFormat {
-    let name = format ?? URL(fileURLWithPath: output).pathExtension
+  /// The processors: the resize the size options ask for, then every --op in order.
+  func pipeline() throws -> ImageProcessorChain {
+    var processors: [any ImageProcessing] = []
+    if width != nil || height != nil {
+      let resizeMode: ImageProcessors.Resize.ContentMode
+      switch mode {
+      case .fit: resizeMode = .fit
+      case .stretch: resizeMode = .stretch
+      case .fill:
+        guard let parsed = Anchor(text: anchor) else {
+          throw ValidationError("--anchor: unknown anchor '\(anchor)' (center, top, bottom-left, ... or X:Y)")
+        }
+        resizeMode = .fill(parsed)
+      }
+      processors.append(
+        ImageProcessors.Resize(width: width, height: height, mode: resizeMode, filter: filter, allowsUpscaling: upscale)
+      )
+    }
+    do {
+      processors += try ProcessorParser.parseChain(operations).processors
+    } catch {
+      throw ValidationError("\(error)")
+    }
+    return ImageProcessorChain(processors)
+  }
+
+  static func format(named name: String, given: String?, for path: String) throws -> ImageFormat {
     guard let format = ImageFormat(fileExtension: name) else {
-      if self.format == nil {
-        throw ValidationError("cannot tell the output format from '\(output)': use --format jpeg|png|webp")
+      if given == nil {
+        throw ValidationError("cannot tell the output format from '\(path)': use --format jpeg|png|webp")
       }
       throw ValidationError("unknown output format '\(name)': use jpeg, png or webp")
     }
@@ -66,18 +133,58 @@ struct ResizeCommand: ParsableCommand {
     return format
   }
 
+  func outputName(for input: String) throws -> String {
+    let url = URL(fileURLWithPath: input)
+    let base = url.deletingPathExtension().lastPathComponent
+    let ext = format.flatMap(ImageFormat.init(fileExtension:))?.fileExtension ?? url.pathExtension
+    return base + "." + (ext.isEmpty ? "jpg" : ext)
+  }
+
   func run() throws {
-    let data = try readInput(input)
-    let registry = CoderRegistry.default
+    let chain = try pipeline()
+    let options = EncodingOptions(quality: quality, progressive: progressive, lossless: lossless)
+    if let output {
+      let format = try Self.format(
+        named: format ?? URL(fileURLWithPath: output).pathExtension, given: format, for: output)
+      try Self.process(input: inputs[0], output: output, format: format, chain: chain, options: options)
+      return
+    }
+    guard let outputDirectory else { return }
     do {
-      let info = try registry.info(for: data)
-      let size = ResizePlan.outputSize(
-        source: info.orientedSize, width: width, height: height, allowsUpscaling: upscale)
-      let decoded = try registry.decode(data, options: DecodingOptions(targetSize: size))
-      let pixels = try decoded.pixels.resized(to: size, filter: filter)
-      let encoded = try registry.encode(
-        pixels, as: try outputFormat(),
-        options: EncodingOptions(quality: quality, progressive: progressive, lossless: lossless))
+      try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+    } catch {
+      throw CommandFailure.input("\(outputDirectory): cannot create the output directory")
+    }
+    let jobs = try inputs.map { input in
+      (
+        input: input,
+        output: URL(fileURLWithPath: outputDirectory).appendingPathComponent(try outputName(for: input)).path
+      )
+    }
+    let explicitFormat = format.flatMap(ImageFormat.init(fileExtension:))
+    let failures = BatchRunner(count: jobs.count, workers: self.jobs, label: { jobs[$0].input }).run { index throws in
+      let job = jobs[index]
+      let format =
+        try explicitFormat
+        ?? Self.format(named: URL(fileURLWithPath: job.output).pathExtension, given: nil, for: job.output)
+      try Self.process(input: job.input, output: job.output, format: format, chain: chain, options: options)
+    }
+    for (_, message) in failures.sorted(by: { $0.key < $1.key }) {
+      CommandFailure.printToStandardError("error: \(message)")
+    }
+    CommandFailure.printToStandardError("\(jobs.count - failures.count) done, \(failures.count) failed")
+    if !failures.isEmpty { throw CommandFailure.someFailed }
+  }
+
+  /// Decodes (shrinking on load for the first processor), runs the chain, encodes, and writes
+  /// the output atomically: a failure leaves no output behind.
+  static func process(
+    input: String, output: String, format: ImageFormat, chain: ImageProcessorChain, options: EncodingOptions
+  ) throws {
+    let data = try readInput(input)
+    do {
+      let pixels = try chain.process(.data(data), context: .default)
+      let encoded = try CoderRegistry.default.encode(pixels, as: format, options: options)
       try encoded.write(to: URL(fileURLWithPath: output), options: .atomic)
     } catch let error as ImagoError {
       throw CommandFailure.input("\(input): \(error)")
@@ -87,18 +194,52 @@ struct ResizeCommand: ParsableCommand {
   }
 }
 
-/// The size `imgcli resize` produces from the requested width and/or height.
-enum ResizePlan {
-  static func outputSize(source: PixelSize, width: Int?, height: Int?, allowsUpscaling: Bool) -> PixelSize {
-    let (sw, sh) = (Double(source.width), Double(source.height))
-    var scale: Double
-    switch (width, height) {
-    case (nil, nil): return source
-    case (let w?, nil): scale = Double(w) / sw
-    case (nil, let h?): scale = Double(h) / sh
-    case (let w?, let h?): scale = min(Double(w) / sw, Double(h) / sh)
+/// Runs jobs on a fixed number of threads, collecting failures, with a progress bar on a terminal.
+struct BatchRunner: Sendable {
+  let count: Int
+  let workers: Int
+  let label: @Sendable (Int) -> String
+
+  private struct State {
+    var next = 0
+    var finished = 0
+    var failures: [Int: String] = [:]
+  }
+
+  func run(_ job: @Sendable @escaping (Int) throws -> Void) -> [Int: String] {
+    let state = Mutex(State())
+    let showsProgress = isatty(STDERR_FILENO) == 1
+    DispatchQueue.concurrentPerform(iterations: min(workers, count)) { _ in
+      while true {
+        let index = state.withLock { state -> Int? in
+          guard state.next < count else { return nil }
+          defer { state.next += 1 }
+          return state.next
+        }
+        guard let index else { return }
+        var failure: String?
+        do {
+          try job(index)
+        } catch let error as CommandFailure {
+          failure = error.message ?? label(index)
+        } catch {
+          failure = "\(label(index)): \(error)"
+        }
+        state.withLock { state in
+          state.finished += 1
+          if let failure { state.failures[index] = failure }
+          if showsProgress { Self.drawProgress(done: state.finished, of: count, failed: state.failures.count) }
+        }
+      }
     }
-    if !allowsUpscaling { scale = min(scale, 1) }
-    return PixelSize(width: max(1, Int((sw * scale).rounded())), height: max(1, Int((sh * scale).rounded())))
+    if showsProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    return state.withLock { $0.failures }
+  }
+
+  private static func drawProgress(done: Int, of total: Int, failed: Int) {
+    let width = 30
+    let filled = total == 0 ? width : done * width / total
+    let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+    FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total)\(failed > 0 ? ", \(failed) failed" : "")".utf8))
   }
 }

@@ -20,6 +20,27 @@ public struct RGBAColor: Hashable, Sendable, CustomStringConvertible {
   public static let black = RGBAColor(red: 0, green: 0, blue: 0)
   public static let clear = RGBAColor(red: 0, green: 0, blue: 0, alpha: 0)
 
+  /// Parses `#rgb`, `#rrggbb`, `#rrggbbaa`, `white`, `black` or `transparent`.
+  public init?(text: String) {
+    switch text.lowercased() {
+    case "white": self = .white
+    case "black": self = .black
+    case "transparent", "clear": self = .clear
+    default:
+      var hex = Array(text.lowercased().utf8)
+      guard hex.first == UInt8(ascii: "#") else { return nil }
+      hex.removeFirst()
+      if hex.count == 3 { hex = hex.flatMap { [$0, $0] } }
+      guard hex.count == 6 || hex.count == 8, hex.allSatisfy({ $0.isHexDigit }),
+        let value = UInt32(String(decoding: hex, as: UTF8.self), radix: 16)
+      else { return nil }
+      let full = hex.count == 6 ? value << 8 | 0xFF : value
+      self.init(
+        red: UInt8(full >> 24), green: UInt8(full >> 16 & 0xFF), blue: UInt8(full >> 8 & 0xFF),
+        alpha: UInt8(full & 0xFF))
+    }
+  }
+
   /// BT.601 luma, the gray value of this colour.
   public var luma: UInt8 { PixelMath.luma(red, green, blue) }
 
@@ -45,5 +66,11 @@ enum PixelMath {
   /// Blends `value` with coverage `alpha` over `background`.
   @inline(__always) static func blend(_ value: UInt8, alpha: UInt8, over background: UInt8) -> UInt8 {
     UInt8(truncatingIfNeeded: multiply(Int(value), Int(alpha)) + multiply(Int(background), 255 - Int(alpha)))
+  }
+}
+
+extension UInt8 {
+  fileprivate var isHexDigit: Bool {
+    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
   }
 }

@@ -11,12 +11,31 @@ extension PixelBuffer {
   /// let thumb = try photo.resized(to: PixelSize(width: 400, height: 225))
   /// ```
   public func resized(to size: PixelSize, filter: ResamplingFilter = .lanczos3) throws(ImagoError) -> PixelBuffer {
+    try resized(
+      region: SourceRegion(x: 0, y: 0, width: Double(width), height: Double(height)), to: size, filter: filter)
+  }
+
+  /// The part of the image inside `region` (in source pixels, fractions allowed), resampled to
+  /// `size`. Filter taps reach past the region into real neighbours, so crop edges stay clean.
+  func resized(region: SourceRegion, to size: PixelSize, filter: ResamplingFilter) throws(ImagoError) -> PixelBuffer {
     guard size.width > 0, size.height > 0 else { throw .invalidArgument("resize to \(size)") }
-    guard size.width.multipliedReportingOverflow(by: size.height).overflow == false,
+    guard !size.width.multipliedReportingOverflow(by: size.height).overflow,
       size.width * size.height <= DecodingLimits.default.maxPixels * 4
     else { throw .tooLarge(width: size.width, height: size.height, limit: "the resize output limit") }
-    if size == PixelSize(width: width, height: height) { return self }
-    return Resampler(source: self, size: size, filter: filter).run()
+    if size == PixelSize(width: width, height: height) && region.isWhole(of: self) { return self }
+    return Resampler(source: self, region: region, size: size, filter: filter).run()
+  }
+}
+
+/// A rectangle of source pixels, with fractional edges.
+struct SourceRegion: Hashable {
+  var x: Double
+  var y: Double
+  var width: Double
+  var height: Double
+
+  func isWhole(of image: PixelBuffer) -> Bool {
+    x == 0 && y == 0 && width == Double(image.width) && height == Double(image.height)
   }
 }
 
@@ -29,30 +48,31 @@ struct ResamplingKernel {
   /// `tapCount` weights per output index, summing to 1.
   var weights: [Float]
 
-  init(inputSize: Int, outputSize: Int, filter: ResamplingFilter) {
-    let scale = Double(inputSize) / Double(outputSize)
+  init(inputSize: Int, regionStart: Double = 0, regionLength: Double? = nil, outputSize: Int, filter: ResamplingFilter)
+  {
+    let length = regionLength ?? Double(inputSize)
+    let scale = length / Double(outputSize)
     let filterScale = max(scale, 1)
     let support = filter == .nearest ? 0.5 : filter.support * filterScale
     tapCount = max(1, Int((support * 2).rounded(.up)) + 1)
     starts = [Int](repeating: 0, count: outputSize)
     weights = [Float](repeating: 0, count: outputSize * tapCount)
+    var local = [Double](repeating: 0, count: tapCount)
     for index in 0..<outputSize {
-      let center = (Double(index) + 0.5) * scale
+      let center = regionStart + (Double(index) + 0.5) * scale
       if filter == .nearest {
-        starts[index] = min(inputSize - 1, Int(center))
+        starts[index] = max(0, min(inputSize - 1, Int(center)))
         weights[index * tapCount] = 1
         continue
       }
-      var first = Int((center - support).rounded(.down))
-      first = max(0, min(first, inputSize - 1))
+      let first = max(0, min(Int((center - support).rounded(.down)), inputSize - 1))
       let last = min(inputSize - 1, Int((center + support).rounded(.up)))
       let taps = min(tapCount, last - first + 1)
       var total = 0.0
-      var local = [Double](repeating: 0, count: taps)
       for tap in 0..<taps {
-        let w = filter.weight((Double(first + tap) + 0.5 - center) / filterScale)
-        local[tap] = w
-        total += w
+        let weight = filter.weight((Double(first + tap) + 0.5 - center) / filterScale)
+        local[tap] = weight
+        total += weight
       }
       starts[index] = first
       if total == 0 {
@@ -62,36 +82,59 @@ struct ResamplingKernel {
       for tap in 0..<taps { weights[index * tapCount + tap] = Float(local[tap] / total) }
     }
   }
+
+  /// The source indices any output reads.
+  var inputRange: Range<Int> {
+    guard let first = starts.min(), let last = starts.max() else { return 0..<0 }
+    return first..<(last + tapCount)
+  }
 }
 
 /// Two passes: horizontal into a float buffer (premultiplying alpha on the way), then vertical
-/// back to 8 bits (unpremultiplying on the way out).
+/// back to 8 bits (unpremultiplying on the way out). Only the rows the vertical pass reads are
+/// filtered horizontally.
 struct Resampler {
   let source: PixelBuffer
+  var region: SourceRegion
   let size: PixelSize
   let filter: ResamplingFilter
   /// How many threads; `nil` picks from the amount of work.
   var workers: Int? = nil
 
+  init(source: PixelBuffer, region: SourceRegion? = nil, size: PixelSize, filter: ResamplingFilter, workers: Int? = nil)
+  {
+    self.source = source
+    self.region = region ?? SourceRegion(x: 0, y: 0, width: Double(source.width), height: Double(source.height))
+    self.size = size
+    self.filter = filter
+    self.workers = workers
+  }
+
   func run() -> PixelBuffer {
     let channels = source.format.channelCount
-    let alphaMode = source.format.alpha
-    let horizontal = ResamplingKernel(inputSize: source.width, outputSize: size.width, filter: filter)
-    let vertical = ResamplingKernel(inputSize: source.height, outputSize: size.height, filter: filter)
+    let premultiply = source.format.alpha == .straight
+    let horizontal = ResamplingKernel(
+      inputSize: source.width, regionStart: region.x, regionLength: region.width, outputSize: size.width,
+      filter: filter)
+    let vertical = ResamplingKernel(
+      inputSize: source.height, regionStart: region.y, regionLength: region.height, outputSize: size.height,
+      filter: filter)
+    let rows = vertical.inputRange.clamped(to: 0..<source.height)
     let rowFloats = size.width * channels
-    var intermediate = [Float](repeating: 0, count: rowFloats * source.height)
-    let workers = self.workers ?? Self.workerCount(work: source.height * size.width + size.height * size.width)
+    var intermediate = [Float](repeating: 0, count: rowFloats * rows.count)
+    let workers = self.workers ?? ParallelRows.workerCount(work: rows.count * size.width + size.height * size.width)
+    let stride = source.bytesPerRow
 
     intermediate.withUnsafeMutableBufferPointer { middle in
       source.withUnsafeBytes { input in
         let middle = UncheckedSendable(middle)
         let input = UncheckedSendable(input)
-        Self.parallelRows(source.height, workers: workers) { rows in
-          for y in rows {
+        ParallelRows.run(rows.count, workers: workers) { band in
+          for row in band {
             Self.horizontalRow(
-              input.value.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * source.bytesPerRow,
-              into: middle.value.baseAddress! + y * rowFloats, kernel: horizontal, channels: channels,
-              premultiply: alphaMode == .straight)
+              input.value.baseAddress!.assumingMemoryBound(to: UInt8.self) + (rows.lowerBound + row) * stride,
+              into: middle.value.baseAddress! + row * rowFloats, kernel: horizontal, channels: channels,
+              premultiply: premultiply)
           }
         }
       }
@@ -101,13 +144,14 @@ struct Resampler {
       intermediate.withUnsafeBufferPointer { middle in
         let middle = UncheckedSendable(middle)
         let output = UncheckedSendable(output)
-        Self.parallelRows(size.height, workers: workers) { rows in
+        ParallelRows.run(size.height, workers: workers) { band in
           var accumulator = [Float](repeating: 0, count: rowFloats)
-          for y in rows {
+          for y in band {
             Self.verticalRow(
-              y, middle: middle.value, rowFloats: rowFloats, kernel: vertical, accumulator: &accumulator,
+              y, middle: middle.value, firstRow: rows.lowerBound, rowFloats: rowFloats, kernel: vertical,
+              accumulator: &accumulator,
               into: output.value.baseAddress!.assumingMemoryBound(to: UInt8.self) + y * rowFloats,
-              channels: channels, unpremultiply: alphaMode == .straight)
+              channels: channels, unpremultiply: premultiply)
           }
         }
       }
@@ -120,22 +164,26 @@ struct Resampler {
   ) {
     let taps = kernel.tapCount
     kernel.weights.withUnsafeBufferPointer { weights in
-      for x in 0..<kernel.starts.count {
-        let start = kernel.starts[x]
-        let weightBase = x * taps
-        let outBase = x * channels
-        for channel in 0..<channels { out[outBase + channel] = 0 }
-        for tap in 0..<taps {
-          let weight = weights[weightBase + tap]
-          if weight == 0 { continue }
-          let inBase = (start + tap) * channels
-          if premultiply {
-            let alpha = Float(row[inBase + channels - 1])
-            let colourWeight = weight * alpha * (1.0 / 255)
-            for channel in 0..<(channels - 1) { out[outBase + channel] += Float(row[inBase + channel]) * colourWeight }
-            out[outBase + channels - 1] += alpha * weight
-          } else {
-            for channel in 0..<channels { out[outBase + channel] += Float(row[inBase + channel]) * weight }
+      kernel.starts.withUnsafeBufferPointer { starts in
+        for x in 0..<starts.count {
+          let start = starts[x]
+          let weightBase = x * taps
+          let outBase = x * channels
+          for channel in 0..<channels { out[outBase + channel] = 0 }
+          for tap in 0..<taps {
+            let weight = weights[weightBase + tap]
+            if weight == 0 { continue }
+            let inBase = (start + tap) * channels
+            if premultiply {
+              let alpha = Float(row[inBase + channels - 1])
+              let colourWeight = weight * alpha * (1.0 / 255)
+              for channel in 0..<(channels - 1) {
+                out[outBase + channel] += Float(row[inBase + channel]) * colourWeight
+              }
+              out[outBase + channels - 1] += alpha * weight
+            } else {
+              for channel in 0..<channels { out[outBase + channel] += Float(row[inBase + channel]) * weight }
+            }
           }
         }
       }
@@ -143,11 +191,11 @@ struct Resampler {
   }
 
   private static func verticalRow(
-    _ y: Int, middle: UnsafeBufferPointer<Float>, rowFloats: Int, kernel: ResamplingKernel,
+    _ y: Int, middle: UnsafeBufferPointer<Float>, firstRow: Int, rowFloats: Int, kernel: ResamplingKernel,
     accumulator: inout [Float], into out: UnsafeMutablePointer<UInt8>, channels: Int, unpremultiply: Bool
   ) {
     let taps = kernel.tapCount
-    let start = kernel.starts[y]
+    let start = kernel.starts[y] - firstRow
     accumulator.withUnsafeMutableBufferPointer { sum in
       for index in 0..<rowFloats { sum[index] = 0 }
       for tap in 0..<taps {
@@ -171,33 +219,7 @@ struct Resampler {
     }
   }
 
-  @inline(__always) private static func clampByte(_ value: Float) -> UInt8 {
+  @inline(__always) static func clampByte(_ value: Float) -> UInt8 {
     UInt8(min(max(value + 0.5, 0), 255))
   }
-
-  /// Both cores only when there is enough work to pay for the hand-off.
-  static func workerCount(work: Int) -> Int {
-    work < 250_000 ? 1 : ProcessInfoCores.active
-  }
-
-  static func parallelRows(_ count: Int, workers: Int, _ body: @Sendable (Range<Int>) -> Void) {
-    guard workers > 1, count > 1 else { return body(0..<count) }
-    let chunks = min(count, workers * 4)
-    let chunkSize = (count + chunks - 1) / chunks
-    DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-      let lower = chunk * chunkSize
-      let upper = min(count, lower + chunkSize)
-      if lower < upper { body(lower..<upper) }
-    }
-  }
-}
-
-/// Carries a value the caller guarantees is only used in a data-race-free way (disjoint rows).
-struct UncheckedSendable<Value>: @unchecked Sendable {
-  let value: Value
-  init(_ value: Value) { self.value = value }
-}
-
-enum ProcessInfoCores {
-  static let active: Int = max(1, min(64, ProcessInfo.processInfo.activeProcessorCount))
 }
