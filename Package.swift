@@ -51,6 +51,10 @@ let package = Package(
       dependencies: ["Imago", "TestSupport"]
     ),
     .testTarget(
+      name: "ImagoProcessingTests",
+      dependencies: ["Imago", "TestSupport"]
+    ),
+    .testTarget(
       name: "ImgcliTests",
       dependencies: ["Imago", "imgcli", "TestSupport"]
     ),

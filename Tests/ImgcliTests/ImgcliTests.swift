@@ -194,4 +194,83 @@ import Testing
     let fullKiB = try #require(full.maxResidentKiB)
     #expect(thumbKiB + fullBufferKiB < fullKiB, "thumbnail \(thumbKiB) KiB, full \(fullKiB) KiB")
   }
+
+  @Test func opsBuildAPipelineInOrder() throws {
+    let directory = try TestFiles.temporaryDirectory()
+    let output = directory.appendingPathComponent("avatar.png")
+    let result = try ChildProcess.run(
+      Self.binary,
+      [
+        "resize", Self.fixture("wizard.jpg"), "-o", output.path, "--op", "resize=120x120,fill", "--op", "round=60",
+        "--op", "grayscale",
+      ])
+    #expect(result.status == 0, "\(result.standardError)")
+    let image = try CoderRegistry.default.decode(Data(contentsOf: output)).pixels
+    #expect(image.width == 120 && image.height == 120 && image.format == .grayAlpha8)
+    #expect(image[pixel: 0, 0][1] == 0 && image[pixel: 60, 60][1] == 255)
+  }
+
+  @Test func modeFillWithWidthAndHeight() throws {
+    let directory = try TestFiles.temporaryDirectory()
+    let output = directory.appendingPathComponent("square.jpg")
+    let result = try Self.imgcli(
+      "resize", Self.fixture("wizard.jpg"), "-o", output.path, "--width", "90", "--height", "90", "--mode", "fill")
+    #expect(result.status == 0)
+    let info = try CoderRegistry.default.info(for: Data(contentsOf: output))
+    #expect(info.width == 90 && info.height == 90)
+  }
+
+  @Test(arguments: [["--op", "blurr=2"], ["--op", "blur=x"], ["--op", "resize=10x10,sideways"], ["--mode", "zoom"]])
+  func malformedOpsExitWithStatus2NamingTheProblem(arguments: [String]) throws {
+    let output = try TestFiles.temporaryDirectory().appendingPathComponent("o.jpg").path
+    let result = try ChildProcess.run(Self.binary, ["resize", Self.fixture("wizard.jpg"), "-o", output] + arguments)
+    #expect(result.status == 2)
+    #expect(result.standardError.contains(arguments[1].split(separator: "=").first.map(String.init) ?? ""))
+  }
+
+  @Test func opsListsEveryProcessor() throws {
+    let result = try Self.imgcli("ops")
+    #expect(result.status == 0)
+    for operation in ProcessorParser.operations { #expect(result.standardOutput.contains(operation.syntax)) }
+  }
+
+  @Test func batchGoesPastBadFilesAndSummarises() throws {
+    let directory = try TestFiles.temporaryDirectory()
+    let bad = directory.appendingPathComponent("broken.jpg")
+    try Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]).write(to: bad)
+    let outputs = directory.appendingPathComponent("out")
+    let inputs = ["wizard.jpg", "gray.jpg", "lossy.webp", "alpha.png"].map(Self.fixture) + [bad.path]
+    let result = try ChildProcess.run(
+      Self.binary, ["resize"] + inputs + ["--out-dir", outputs.path, "--width", "40", "-j", "2"])
+    #expect(result.status == 1)
+    #expect(result.standardError.contains("error: \(bad.path): "))
+    #expect(result.standardError.hasSuffix("4 done, 1 failed\n"))
+    let written = try FileManager.default.contentsOfDirectory(atPath: outputs.path).sorted()
+    #expect(written == ["alpha.png", "gray.jpg", "lossy.webp", "wizard.jpg"])
+    for name in written {
+      let info = try CoderRegistry.default.info(for: Data(contentsOf: outputs.appendingPathComponent(name)))
+      #expect(info.width == 40)
+    }
+    // Not a terminal: no progress bar characters.
+    #expect(!result.standardError.contains("[#"))
+  }
+
+  @Test func batchWithAFormatRenamesOutputs() throws {
+    let directory = try TestFiles.temporaryDirectory()
+    let result = try ChildProcess.run(
+      Self.binary,
+      [
+        "resize", Self.fixture("wizard.jpg"), Self.fixture("alpha.png"), "--out-dir", directory.path, "--format",
+        "webp",
+        "--width", "30",
+      ])
+    #expect(result.status == 0)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["alpha.webp", "wizard.webp"])
+  }
+
+  @Test func severalInputsNeedAnOutputDirectory() throws {
+    let result = try Self.imgcli("resize", Self.fixture("wizard.jpg"), Self.fixture("gray.jpg"), "-o", "/tmp/x.jpg")
+    #expect(result.status == 2)
+  }
 }

@@ -71,6 +71,17 @@ struct FloatImage: Sendable {
     return result
   }
 
+  /// Mirrors an index that falls outside `0..<count` back inside (edge pixels repeated once,
+  /// period 2 * count). With a symmetric kernel this keeps the image's mean exactly, which
+  /// clamping to the edge does not.
+  @inline(__always) static func mirror(_ index: Int, _ count: Int) -> Int {
+    if index >= 0 && index < count { return index }
+    let period = 2 * count
+    var folded = index % period
+    if folded < 0 { folded += period }
+    return folded < count ? folded : period - 1 - folded
+  }
+
   static func gaussianKernel(sigma: Double) -> [Float] {
     let radius = max(1, Int((3 * sigma).rounded(.up)))
     let weights = (-radius...radius).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
@@ -105,7 +116,7 @@ struct FloatImage: Sendable {
               for channel in 0..<channels {
                 var sum: Float = 0
                 for tap in 0..<kernel.count {
-                  let sx = min(max(x + tap - radius, 0), width - 1)
+                  let sx = Self.mirror(x + tap - radius, width)
                   sum += input.value[row + sx * channels + channel] * kernel[tap]
                 }
                 out.value[row + x * channels + channel] = sum
@@ -131,7 +142,7 @@ struct FloatImage: Sendable {
             let target = out.value.baseAddress! + y * rowFloats
             for index in 0..<rowFloats { target[index] = 0 }
             for tap in 0..<kernel.count {
-              let sy = min(max(y + tap - radius, 0), height - 1)
+              let sy = Self.mirror(y + tap - radius, height)
               let source = input.value.baseAddress! + sy * rowFloats
               let weight = kernel[tap]
               for index in 0..<rowFloats { target[index] += source[index] * weight }
@@ -158,15 +169,15 @@ struct FloatImage: Sendable {
             for channel in 0..<channels {
               var sum: Float = 0
               for offset in -radius...radius {
-                sum += input.value[row + min(max(offset, 0), width - 1) * channels + channel]
+                sum += input.value[row + Self.mirror(offset, width) * channels + channel]
               }
               sums[channel] = sum
             }
             for x in 0..<width {
               for channel in 0..<channels {
                 out.value[row + x * channels + channel] = sums[channel] * scale
-                let entering = min(x + radius + 1, width - 1)
-                let leaving = max(x - radius, 0)
+                let entering = Self.mirror(x + radius + 1, width)
+                let leaving = Self.mirror(x - radius, width)
                 sums[channel] +=
                   input.value[row + entering * channels + channel] - input.value[row + leaving * channels + channel]
               }
@@ -194,12 +205,12 @@ struct FloatImage: Sendable {
             let upper = rowFloats * (band + 1) / bands
             var sums = [Float](repeating: 0, count: upper - lower)
             for offset in -radius...radius {
-              let row = min(max(offset, 0), height - 1) * rowFloats
+              let row = Self.mirror(offset, height) * rowFloats
               for index in lower..<upper { sums[index - lower] += input.value[row + index] }
             }
             for y in 0..<height {
-              let entering = min(y + radius + 1, height - 1) * rowFloats
-              let leaving = max(y - radius, 0) * rowFloats
+              let entering = Self.mirror(y + radius + 1, height) * rowFloats
+              let leaving = Self.mirror(y - radius, height) * rowFloats
               for index in lower..<upper {
                 out.value[y * rowFloats + index] = sums[index - lower] * scale
                 sums[index - lower] += input.value[entering + index] - input.value[leaving + index]

@@ -68,7 +68,7 @@ public enum ProcessorParser {
     let name: String
     let arguments: [String]
     if let equals = trimmed.firstIndex(of: "=") {
-      name = String(trimmed[..<equals]).lowercased()
+      name = String(trimmed[..<equals]).trimmingWhitespace().lowercased()
       arguments = trimmed[trimmed.index(after: equals)...].split(separator: ",", omittingEmptySubsequences: false)
         .map { String($0).trimmingWhitespace() }
     } else {
