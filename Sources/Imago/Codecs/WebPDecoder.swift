@@ -93,6 +93,8 @@ public struct WebPDecoder: ImageDecoding {
         config.options.scaled_width = Int32(size.width)
         config.options.scaled_height = Int32(size.height)
       }
+      // A second thread runs the lossy in-loop filter alongside decoding (no effect on output).
+      config.options.use_threads = 1
       config.output.colorspace = hasAlpha ? MODE_RGBA : MODE_RGB
       config.output.is_external_memory = 1
       config.output.u.RGBA.rgba = output.baseAddress!.assumingMemoryBound(to: UInt8.self)
