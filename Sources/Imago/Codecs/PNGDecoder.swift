@@ -161,34 +161,33 @@ final class PNGSession {
     guard CImagoShims_png_read_image(decoder, &rows) == 0 else { throw failure() }
   }
 
-  /// Reads rows in batches and averages `factor` x `factor` blocks (alpha-weighted) as they come.
+  /// Reads `factor` rows at a time and averages `factor` x `factor` blocks (alpha-weighted) as
+  /// they come, so only one block of rows is ever held.
   func readReduced(size: PixelSize, format: PixelFormat, rowBytes: Int, factor: Int) throws(ImagoError) -> PixelBuffer {
     let channels = format.channelCount
     let outWidth = (size.width + factor - 1) / factor
     let outHeight = (size.height + factor - 1) / factor
-    let batch = factor
-    var rowStorage = [UInt8](repeating: 0, count: rowBytes * batch)
+    var rowStorage = [UInt8](repeating: 0, count: rowBytes * factor)
     var sums = [UInt32](repeating: 0, count: outWidth * channels)
+    var rowPointers = [UnsafeMutablePointer<UInt8>?](repeating: nil, count: factor)
     return try PixelBuffer(width: outWidth, height: outHeight, format: format) { output throws(ImagoError) in
-      for outY in 0..<outHeight {
-        let rowsInBlock = min(factor, size.height - outY * factor)
-        try rowStorage.withUnsafeMutableBufferPointer { storage throws(ImagoError) in
-          var rows = (0..<rowsInBlock).map { Optional(storage.baseAddress! + $0 * rowBytes) }
-          guard CImagoShims_png_read_rows(decoder, &rows, UInt32(rowsInBlock)) == 0 else { throw failure() }
-        }
-        sums.withUnsafeMutableBufferPointer { sums in
-          for index in sums.indices { sums[index] = 0 }
-          rowStorage.withUnsafeBufferPointer { rows in
+      try rowStorage.withUnsafeMutableBufferPointer { storage throws(ImagoError) in
+        for row in 0..<factor { rowPointers[row] = storage.baseAddress! + row * rowBytes }
+        for outY in 0..<outHeight {
+          let rowsInBlock = min(factor, size.height - outY * factor)
+          guard CImagoShims_png_read_rows(decoder, &rowPointers, UInt32(rowsInBlock)) == 0 else { throw failure() }
+          sums.withUnsafeMutableBufferPointer { sums in
+            sums.update(repeating: 0)
             BoxReducer.accumulate(
-              rows: rows, rowBytes: rowBytes, rowCount: rowsInBlock, width: size.width, channels: channels,
-              hasAlpha: format.hasAlpha, factor: factor, into: sums)
+              rows: UnsafeBufferPointer(storage), rowBytes: rowBytes, rowCount: rowsInBlock, width: size.width,
+              channels: channels, hasAlpha: format.hasAlpha, factor: factor, into: sums)
+            let destination = UnsafeMutableBufferPointer(
+              start: output.baseAddress!.assumingMemoryBound(to: UInt8.self) + outY * outWidth * channels,
+              count: outWidth * channels)
+            BoxReducer.emit(
+              sums: UnsafeBufferPointer(sums), width: size.width, rowCount: rowsInBlock, channels: channels,
+              hasAlpha: format.hasAlpha, factor: factor, into: destination)
           }
-          let destination = UnsafeMutableBufferPointer(
-            start: output.baseAddress!.assumingMemoryBound(to: UInt8.self) + outY * outWidth * channels,
-            count: outWidth * channels)
-          BoxReducer.emit(
-            sums: UnsafeBufferPointer(sums), width: size.width, rowCount: rowsInBlock, channels: channels,
-            hasAlpha: format.hasAlpha, factor: factor, into: destination)
         }
       }
     }
@@ -206,19 +205,51 @@ enum BoxReducer {
     rows: UnsafeBufferPointer<UInt8>, rowBytes: Int, rowCount: Int, width: Int, channels: Int, hasAlpha: Bool,
     factor: Int, into sums: UnsafeMutableBufferPointer<UInt32>
   ) {
-    let alphaIndex = channels - 1
+    let sums = sums.baseAddress!
     for row in 0..<rowCount {
-      var inIndex = row * rowBytes
-      for x in 0..<width {
-        let outIndex = (x / factor) * channels
-        if hasAlpha {
-          let alpha = UInt32(rows[inIndex + alphaIndex])
-          for channel in 0..<alphaIndex { sums[outIndex + channel] &+= UInt32(rows[inIndex + channel]) &* alpha }
-          sums[outIndex + alphaIndex] &+= alpha
-        } else {
-          for channel in 0..<channels { sums[outIndex + channel] &+= UInt32(rows[inIndex + channel]) }
+      let input = rows.baseAddress! + row * rowBytes
+      // Walk block by block, so the inner loop has no division and a fixed channel count.
+      var x = 0
+      var block = sums
+      while x < width {
+        let end = min(x + factor, width)
+        switch (channels, hasAlpha) {
+        case (3, _):
+          var (r, g, b): (UInt32, UInt32, UInt32) = (0, 0, 0)
+          for pixel in x..<end {
+            r &+= UInt32(input[pixel * 3])
+            g &+= UInt32(input[pixel * 3 + 1])
+            b &+= UInt32(input[pixel * 3 + 2])
+          }
+          block[0] &+= r
+          block[1] &+= g
+          block[2] &+= b
+        case (4, true):
+          var (r, g, b, a): (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+          for pixel in x..<end {
+            let alpha = UInt32(input[pixel * 4 + 3])
+            r &+= UInt32(input[pixel * 4]) &* alpha
+            g &+= UInt32(input[pixel * 4 + 1]) &* alpha
+            b &+= UInt32(input[pixel * 4 + 2]) &* alpha
+            a &+= alpha
+          }
+          block[0] &+= r
+          block[1] &+= g
+          block[2] &+= b
+          block[3] &+= a
+        case (_, true):
+          for pixel in x..<end {
+            let alpha = UInt32(input[pixel * channels + channels - 1])
+            for channel in 0..<(channels - 1) { block[channel] &+= UInt32(input[pixel * channels + channel]) &* alpha }
+            block[channels - 1] &+= alpha
+          }
+        default:
+          for pixel in x..<end {
+            for channel in 0..<channels { block[channel] &+= UInt32(input[pixel * channels + channel]) }
+          }
         }
-        inIndex += channels
+        x = end
+        block += channels
       }
     }
   }

@@ -40,29 +40,34 @@ struct SourceRegion: Hashable {
 }
 
 /// Contributions of source pixels to one output pixel along one axis.
+///
+/// Every output reads the same number of taps, and every window lies inside the input
+/// (windows at the edges are shifted inward and padded with zero weights), so the inner
+/// loops need no bounds checks or branches.
 struct ResamplingKernel {
   /// For each output index, the first source index it reads.
   var starts: [Int]
-  /// Taps per output index (the same for all; unused taps weigh 0).
+  /// Taps per output index.
   var tapCount: Int
   /// `tapCount` weights per output index, summing to 1.
   var weights: [Float]
 
-  init(inputSize: Int, regionStart: Double = 0, regionLength: Double? = nil, outputSize: Int, filter: ResamplingFilter)
-  {
+  init(inputSize: Int, regionStart: Double = 0, regionLength: Double? = nil, outputSize: Int, filter: ResamplingFilter) {
     let length = regionLength ?? Double(inputSize)
     let scale = length / Double(outputSize)
     let filterScale = max(scale, 1)
     let support = filter == .nearest ? 0.5 : filter.support * filterScale
-    tapCount = max(1, Int((support * 2).rounded(.up)) + 1)
+    tapCount = min(inputSize, max(1, Int((support * 2).rounded(.up)) + 1))
     starts = [Int](repeating: 0, count: outputSize)
     weights = [Float](repeating: 0, count: outputSize * tapCount)
     var local = [Double](repeating: 0, count: tapCount)
     for index in 0..<outputSize {
       let center = regionStart + (Double(index) + 0.5) * scale
       if filter == .nearest {
-        starts[index] = max(0, min(inputSize - 1, Int(center)))
-        weights[index * tapCount] = 1
+        let source = max(0, min(inputSize - 1, Int(center)))
+        let start = min(source, inputSize - tapCount)
+        starts[index] = start
+        weights[index * tapCount + source - start] = 1
         continue
       }
       let first = max(0, min(Int((center - support).rounded(.down)), inputSize - 1))
@@ -74,12 +79,14 @@ struct ResamplingKernel {
         local[tap] = weight
         total += weight
       }
-      starts[index] = first
+      let start = min(first, inputSize - tapCount)
+      let offset = first - start
+      starts[index] = start
       if total == 0 {
-        weights[index * tapCount] = 1
+        weights[index * tapCount + offset] = 1
         continue
       }
-      for tap in 0..<taps { weights[index * tapCount + tap] = Float(local[tap] / total) }
+      for tap in 0..<taps { weights[index * tapCount + offset + tap] = Float(local[tap] / total) }
     }
   }
 
@@ -158,32 +165,81 @@ struct Resampler {
     }
   }
 
+  /// One row through the horizontal kernel, with the channel count fixed per loop so each
+  /// tap is a few multiply-adds into registers.
   private static func horizontalRow(
     _ row: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<Float>, kernel: ResamplingKernel, channels: Int,
     premultiply: Bool
   ) {
     let taps = kernel.tapCount
-    kernel.weights.withUnsafeBufferPointer { weights in
+    kernel.weights.withUnsafeBufferPointer { weightBuffer in
       kernel.starts.withUnsafeBufferPointer { starts in
-        for x in 0..<starts.count {
-          let start = starts[x]
-          let weightBase = x * taps
-          let outBase = x * channels
-          for channel in 0..<channels { out[outBase + channel] = 0 }
-          for tap in 0..<taps {
-            let weight = weights[weightBase + tap]
-            if weight == 0 { continue }
-            let inBase = (start + tap) * channels
-            if premultiply {
-              let alpha = Float(row[inBase + channels - 1])
-              let colourWeight = weight * alpha * (1.0 / 255)
-              for channel in 0..<(channels - 1) {
-                out[outBase + channel] += Float(row[inBase + channel]) * colourWeight
-              }
-              out[outBase + channels - 1] += alpha * weight
-            } else {
-              for channel in 0..<channels { out[outBase + channel] += Float(row[inBase + channel]) * weight }
+        let allWeights = weightBuffer.baseAddress!
+        switch (channels, premultiply) {
+        case (1, _):
+          for x in 0..<starts.count {
+            let weights = allWeights + x * taps
+            let source = row + starts[x]
+            var v: Float = 0
+            for tap in 0..<taps { v += Float(source[tap]) * weights[tap] }
+            out[x] = v
+          }
+        case (3, _):
+          for x in 0..<starts.count {
+            let weights = allWeights + x * taps
+            var source = row + starts[x] * 3
+            var (r, g, b): (Float, Float, Float) = (0, 0, 0)
+            for tap in 0..<taps {
+              let weight = weights[tap]
+              r += Float(source[0]) * weight
+              g += Float(source[1]) * weight
+              b += Float(source[2]) * weight
+              source += 3
             }
+            out[x * 3] = r
+            out[x * 3 + 1] = g
+            out[x * 3 + 2] = b
+          }
+        case (4, false):
+          for x in 0..<starts.count {
+            let weights = allWeights + x * taps
+            var source = row + starts[x] * 4
+            var sum = SIMD4<Float>()
+            for tap in 0..<taps {
+              sum += SIMD4<Float>(Float(source[0]), Float(source[1]), Float(source[2]), Float(source[3])) * weights[tap]
+              source += 4
+            }
+            (out + x * 4).withMemoryRebound(to: SIMD4<Float>.self, capacity: 1) { $0.pointee = sum }
+          }
+        case (4, true):
+          for x in 0..<starts.count {
+            let weights = allWeights + x * taps
+            var source = row + starts[x] * 4
+            var sum = SIMD4<Float>()
+            for tap in 0..<taps {
+              let alpha = Float(source[3])
+              let colourWeight = weights[tap] * alpha * (1.0 / 255)
+              sum += SIMD4<Float>(
+                Float(source[0]) * colourWeight, Float(source[1]) * colourWeight, Float(source[2]) * colourWeight,
+                alpha * weights[tap])
+              source += 4
+            }
+            (out + x * 4).withMemoryRebound(to: SIMD4<Float>.self, capacity: 1) { $0.pointee = sum }
+          }
+        default:
+          // Two channels (gray + alpha).
+          for x in 0..<starts.count {
+            let weights = allWeights + x * taps
+            var source = row + starts[x] * 2
+            var (v, a): (Float, Float) = (0, 0)
+            for tap in 0..<taps {
+              let alpha = Float(source[1])
+              v += Float(source[0]) * weights[tap] * (premultiply ? alpha * (1.0 / 255) : 1)
+              a += alpha * weights[tap]
+              source += 2
+            }
+            out[x * 2] = v
+            out[x * 2 + 1] = a
           }
         }
       }

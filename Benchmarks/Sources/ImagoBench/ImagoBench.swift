@@ -1,0 +1,113 @@
+import Foundation
+import Imago
+
+// In-process figures for Imago's parts: decode (full and shrunk on load) per format, resize
+// per filter, encode per format. Whole-process comparisons with the peers are in
+// peers/process_bench.py; `bash Benchmarks/run` runs both.
+//
+//   ImagoBench --corpus DIR [--quick] [--json FILE]
+
+struct Report: Codable {
+  var kind: String
+  var allocationsCounted: Bool
+  var results: [Measurement]
+}
+
+@main
+struct ImagoBench {
+  static func main() throws {
+    var arguments = CommandLine.arguments.dropFirst()
+    var corpus = ".corpus"
+    var quick = false
+    var jsonPath: String?
+    while let argument = arguments.popFirst() {
+      switch argument {
+      case "--corpus": corpus = arguments.popFirst() ?? corpus
+      case "--quick": quick = true
+      case "--json": jsonPath = arguments.popFirst()
+      default:
+        FileHandle.standardError.write(Data("usage: ImagoBench --corpus DIR [--quick] [--json FILE]\n".utf8))
+        exit(2)
+      }
+    }
+
+    let bench =
+      quick
+      ? Bench(budget: .milliseconds(300), minimumIterations: 3, maximumIterations: 200)
+      : Bench(budget: .seconds(2), minimumIterations: 10, maximumIterations: 5000)
+    let registry = CoderRegistry.default
+
+    func load(_ name: String) -> Data {
+      do {
+        return try Data(contentsOf: URL(fileURLWithPath: corpus).appendingPathComponent(name))
+      } catch {
+        FileHandle.standardError.write(
+          Data("error: cannot read \(corpus)/\(name); run ../shared/corpus/fetch.sh\n".utf8))
+        exit(1)
+      }
+    }
+
+    var results: [Measurement] = []
+    func record(_ measurement: Measurement) {
+      results.append(measurement)
+      let allocations = measurement.mallocsPerIteration.map { "\($0) mallocs" } ?? "-"
+      print(
+        String(
+          format: "%-10@ %-44@ p50 %10.1f µs  p99 %10.1f µs  n=%-5d %@", measurement.group as NSString,
+          measurement.name as NSString, measurement.p50Microseconds, measurement.p99Microseconds,
+          measurement.iterations,
+          allocations as NSString))
+    }
+
+    let inputs = [
+      ("JPEG 5120x2880 baseline", "photo-5k-baseline.jpg"), ("JPEG 5120x2880 progressive", "photo-5k-progressive.jpg"),
+      ("PNG 5120x2880", "art-5k.png"), ("WebP 4096x4096", "art-4k.webp"),
+    ]
+    for (label, file) in inputs {
+      let data = load(file)
+      record(try bench.measure("decode", "\(label), full size") { _ = try registry.decode(data) })
+      record(
+        try bench.measure("decode", "\(label), shrunk for 400 px") {
+          _ = try registry.decode(data, options: DecodingOptions(targetSize: PixelSize(width: 400, height: 225)))
+        })
+    }
+
+    let photo = try registry.decode(load("photo-2k-kite.jpg")).pixels
+    for filter in ResamplingFilter.allCases {
+      record(
+        try bench.measure("resize", "2560x1600 -> 400x250, \(filter.rawValue)") {
+          _ = try photo.resized(to: PixelSize(width: 400, height: 250), filter: filter)
+        })
+    }
+    let shrunk = try registry.decode(
+      load("photo-2k-kite.jpg"), options: DecodingOptions(targetSize: PixelSize(width: 400, height: 250))
+    ).pixels
+    record(
+      try bench.measure("resize", "640x400 (shrunk on load) -> 400x250, lanczos3") {
+        _ = try shrunk.resized(to: PixelSize(width: 400, height: 250), filter: .lanczos3)
+      })
+
+    let thumbnail = try photo.resized(to: PixelSize(width: 400, height: 250))
+    let encodings: [(String, ImageFormat, EncodingOptions)] = [
+      ("JPEG q80", .jpeg, EncodingOptions(quality: 80)),
+      ("JPEG q80 progressive", .jpeg, EncodingOptions(quality: 80, progressive: true)),
+      ("PNG level 6", .png, EncodingOptions(compressionLevel: 6)),
+      ("PNG level 1", .png, EncodingOptions(compressionLevel: 1)),
+      ("WebP q80", .webp, EncodingOptions(quality: 80)),
+      ("WebP lossless", .webp, EncodingOptions(lossless: true)),
+    ]
+    for (label, format, options) in encodings {
+      record(
+        try bench.measure("encode", "400x250 \(label)") {
+          _ = try registry.encode(thumbnail, as: format, options: options)
+        })
+    }
+
+    if let jsonPath {
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+      let report = Report(kind: "in-process", allocationsCounted: Bench.countsAllocations, results: results)
+      try encoder.encode(report).write(to: URL(fileURLWithPath: jsonPath))
+    }
+  }
+}
