@@ -8,7 +8,8 @@ let package = Package(
     .executable(name: "imgcli", targets: ["imgcli"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
   ],
   targets: [
     .systemLibrary(
@@ -28,11 +29,15 @@ let package = Package(
     ),
     .target(
       name: "CImagoShims",
-      dependencies: ["CImagoJPEG", "CImagoPNG"]
+      dependencies: ["CImagoJPEG", "CImagoPNG"],
+      linkerSettings: [.linkedLibrary("z")]
     ),
     .target(
       name: "Imago",
-      dependencies: ["CImagoShims", "CImagoJPEG", "CImagoPNG", "CImagoWebP"]
+      dependencies: [
+        "CImagoShims", "CImagoWebP",
+        .product(name: "Crypto", package: "swift-crypto"),
+      ]
     ),
     .executableTarget(
       name: "imgcli",
@@ -53,6 +58,15 @@ let package = Package(
     .testTarget(
       name: "ImagoProcessingTests",
       dependencies: ["Imago", "TestSupport"]
+    ),
+    .executableTarget(
+      name: "CacheWriter",
+      dependencies: ["Imago", "TestSupport"],
+      path: "Tests/CacheWriter"
+    ),
+    .testTarget(
+      name: "ImagoCacheTests",
+      dependencies: ["Imago", "TestSupport", "CacheWriter"]
     ),
     .testTarget(
       name: "ImgcliTests",

@@ -11,6 +11,7 @@
 #include <jpeglib.h>
 #include <jerror.h>
 #include <png.h>
+#include <zlib.h>
 
 static void copy_message(char *destination, size_t capacity, const char *message) {
   if (capacity == 0) return;
@@ -491,6 +492,17 @@ int32_t CImagoShims_png_encode(
   *outputLength = encoder->length;
   free(encoder);
   return 0;
+}
+
+uint32_t CImagoShims_crc32(uint32_t crc, const uint8_t *bytes, size_t length) {
+  // zlib takes at most UINT_MAX bytes per call.
+  while (length > 0) {
+    uInt chunk = length > 0x40000000u ? 0x40000000u : (uInt)length;
+    crc = (uint32_t)crc32(crc, bytes, chunk);
+    bytes += chunk;
+    length -= chunk;
+  }
+  return crc;
 }
 
 void CImagoShims_free(void *pointer) { free(pointer); }

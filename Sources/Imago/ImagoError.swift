@@ -30,6 +30,8 @@ public enum ImagoError: Error, Sendable, Equatable, CustomStringConvertible {
   case encodingFailed(format: ImageFormat, reason: String)
   /// A parameter is out of range or inconsistent.
   case invalidArgument(String)
+  /// The disk cache could not do `operation` (full disk, permissions...); nothing partial is left.
+  case cacheFailure(operation: String, reason: String)
 
   public var description: String {
     switch self {
@@ -53,6 +55,8 @@ public enum ImagoError: Error, Sendable, Equatable, CustomStringConvertible {
       "cannot encode \(format): \(reason)"
     case .invalidArgument(let message):
       "invalid argument: \(message)"
+    case .cacheFailure(let operation, let reason):
+      "disk cache: cannot \(operation): \(reason)"
     }
   }
 }

@@ -11,7 +11,7 @@ struct Imgcli: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "imgcli",
     abstract: "Inspect, resize and re-encode JPEG, PNG and WebP images.",
-    subcommands: [InfoCommand.self, ResizeCommand.self, OpsCommand.self]
+    subcommands: [InfoCommand.self, ResizeCommand.self, OpsCommand.self, CacheCommand.self]
   )
 
   static func main() {
@@ -65,4 +65,11 @@ func readInput(_ path: String) throws(CommandFailure) -> Data {
     throw .input(
       "\(path): cannot read: \(FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file")")
   }
+}
+
+/// `text` as a JSON string literal (slashes left alone).
+func jsonString(_ text: String) -> String {
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = .withoutEscapingSlashes
+  return (try? String(decoding: encoder.encode(text), as: UTF8.self)) ?? "\"\""
 }

@@ -54,11 +54,8 @@ struct InfoCommand: ParsableCommand {
   }
 
   static func jsonLine(path: String, info: ImageInfo, bytes: Int) -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = .withoutEscapingSlashes
-    let quotedPath = (try? String(decoding: encoder.encode(path), as: UTF8.self)) ?? "\"\""
     return
-      "{\"path\":\(quotedPath),\"format\":\"\(info.format)\",\"width\":\(info.width),\"height\":\(info.height),"
+      "{\"path\":\(jsonString(path)),\"format\":\"\(info.format)\",\"width\":\(info.width),\"height\":\(info.height),"
       + "\"hasAlpha\":\(info.hasAlpha),\"orientation\":\(info.orientation.rawValue),\"frames\":\(info.frameCount),"
       + "\"bytes\":\(bytes)}"
   }

@@ -273,4 +273,32 @@ import Testing
     let result = try Self.imgcli("resize", Self.fixture("wizard.jpg"), Self.fixture("gray.jpg"), "-o", "/tmp/x.jpg")
     #expect(result.status == 2)
   }
+
+  @Test func cacheStatsTrimAndClear() throws {
+    let directory = try TestFiles.temporaryDirectory()
+    let cache = try DiskCache(directory: directory)
+    for index in 0..<5 { try cache.store(Data(count: 10_000), for: CacheKey(source: "k\(index)")) }
+    let stats = try Self.imgcli("cache", "stats", "--cache-dir", directory.path, "--json")
+    #expect(stats.status == 0)
+    let object = try JSONSerialization.jsonObject(with: Data(stats.standardOutput.utf8)) as? [String: Any]
+    #expect(object?["entries"] as? Int == 5)
+    #expect((object?["bytes"] as? Int ?? 0) > 50_000)
+    let trim = try Self.imgcli("cache", "trim", "--cache-dir", directory.path, "--max-size", "25K")
+    #expect(trim.status == 0, "\(trim.standardError)")
+    #expect(cache.statistics.totalBytes <= 25 * 1024)
+    let clear = try Self.imgcli("cache", "clear", "--cache-dir", directory.path)
+    #expect(clear.status == 0 && clear.standardOutput.hasPrefix("removed "))
+    #expect(cache.statistics.entryCount == 0)
+  }
+
+  @Test func cacheDefaultsToXDGCacheHome() throws {
+    let home = try TestFiles.temporaryDirectory()
+    let result = try ChildProcess.run(Self.binary, ["cache", "stats"], environment: ["XDG_CACHE_HOME": home.path])
+    #expect(result.status == 0)
+    #expect(result.standardOutput.hasPrefix(home.path + "/imgcli: 0 entries"))
+  }
+
+  @Test func cacheTrimRejectsABadSize() throws {
+    #expect(try Self.imgcli("cache", "trim", "--max-size", "lots").status == 2)
+  }
 }

@@ -30,7 +30,8 @@ public struct ChildProcess {
   public static let timeCommand = "/usr/bin/time"
 
   public static func run(
-    _ executable: String, _ arguments: [String], timeout: Double = 60, measuringMemory: Bool = false
+    _ executable: String, _ arguments: [String], timeout: Double = 60, measuringMemory: Bool = false,
+    environment overrides: [String: String] = [:]
   ) throws -> Result {
     let directory = try TestFiles.temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -54,8 +55,12 @@ public struct ChildProcess {
 
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
+    // The child's environment is built here, never by setenv: tests run in parallel.
+    let variables = ProcessInfo.processInfo.environment.merging(overrides) { $1 }
+    let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { for pointer in envp { free(pointer) } }
     var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+    let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
     guard spawned == 0 else { throw Failure.cannotSpawn(spawned) }
 
     var status: Int32 = 0
@@ -84,4 +89,37 @@ public struct ChildProcess {
     let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
     return text.split(whereSeparator: \.isNewline).last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
   }
+
+  /// Starts a program and returns at once; its output goes to /dev/null.
+  public static func start(_ executable: String, _ arguments: [String]) throws -> pid_t {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    for descriptor in [Int32(0), 1, 2] {
+      posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+    }
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+    guard spawned == 0 else { throw Failure.cannotSpawn(spawned) }
+    return pid
+  }
+
+  /// Waits for a started program; returns its exit status, or nil when a signal ended it.
+  @discardableResult
+  public static func wait(_ pid: pid_t) -> Int32? {
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    return status & 0x7F == 0 ? (status >> 8) & 0xFF : nil
+  }
+
+  /// The directory holding the test binaries (and the package's executables beside them).
+  public static let productsDirectory: URL = {
+    let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    if FileManager.default.isExecutableFile(atPath: besideTests.appendingPathComponent("imgcli").path) {
+      return besideTests
+    }
+    return TestFiles.repositoryRoot.appendingPathComponent(".build/debug")
+  }()
 }

@@ -123,6 +123,11 @@ int32_t CImagoShims_png_encode(
   int32_t compressionLevel, int32_t interlaced, uint8_t **output, size_t *outputLength, char *message,
   size_t messageCapacity);
 
+// MARK: - Checksums
+
+/// zlib's CRC-32 of `length` bytes, continuing from `crc` (start with 0).
+uint32_t CImagoShims_crc32(uint32_t crc, const uint8_t *bytes, size_t length);
+
 /// Frees memory returned by the encoders.
 void CImagoShims_free(void *pointer);
 

@@ -52,7 +52,8 @@ struct ResamplingKernel {
   /// `tapCount` weights per output index, summing to 1.
   var weights: [Float]
 
-  init(inputSize: Int, regionStart: Double = 0, regionLength: Double? = nil, outputSize: Int, filter: ResamplingFilter) {
+  init(inputSize: Int, regionStart: Double = 0, regionLength: Double? = nil, outputSize: Int, filter: ResamplingFilter)
+  {
     let length = regionLength ?? Double(inputSize)
     let scale = length / Double(outputSize)
     let filterScale = max(scale, 1)
