@@ -103,6 +103,30 @@ struct ImagoBench {
         })
     }
 
+    // Caches: a hit in memory (decoded pixels), and a hit on disk returning the stored bytes of
+    // a 400 px JPEG (what a server sends back).
+    let memory = MemoryCache<CachedImage>(configuration: .init(costLimit: 512 << 20))
+    let keys = (0..<1000).map {
+      CacheKey(source: "https://images.example.com/photo-\($0).jpg", processor: "imago.resize.v1(w=400)")
+    }
+    for key in keys { memory.insert(CachedImage(pixels: thumbnail), for: key, cost: thumbnail.bytes.count) }
+    var probe = 0
+    record(
+      bench.measure("cache", "memory hit (400x250 pixels, 1000 entries)") {
+        probe = (probe + 7) % keys.count
+        _ = memory.value(for: keys[probe])
+      })
+    let diskDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("imago-bench-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: diskDirectory) }
+    let disk = try DiskCache(directory: diskDirectory)
+    let jpegThumbnail = try registry.encode(thumbnail, as: .jpeg, options: EncodingOptions(quality: 80))
+    for key in keys.prefix(200) { try disk.store(jpegThumbnail, for: key, format: .jpeg) }
+    record(
+      bench.measure("cache", "disk hit (400 px JPEG, \(jpegThumbnail.count) bytes)") {
+        probe = (probe + 7) % 200
+        _ = disk.entry(for: keys[probe])
+      })
+
     if let jsonPath {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

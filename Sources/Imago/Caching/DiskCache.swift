@@ -88,7 +88,17 @@ public final class DiskCache: Sendable {
 
   /// The file name for a key: hex SHA-256 of its persistent string.
   public static func fileName(for key: CacheKey) -> String {
-    SHA256.hash(data: Data(key.persistentString.utf8)).map { String(format: "%02x", $0) }.joined()
+    let digest = SHA256.hash(data: Data(key.persistentString.utf8))
+    let hex = Array("0123456789abcdef".utf8)
+    return String(unsafeUninitializedCapacity: 64) { buffer in
+      var index = 0
+      for byte in digest {
+        buffer[index] = hex[Int(byte >> 4)]
+        buffer[index + 1] = hex[Int(byte & 0x0F)]
+        index += 2
+      }
+      return 64
+    }
   }
 
   private func path(_ name: String) -> String { directory.path + "/" + name }

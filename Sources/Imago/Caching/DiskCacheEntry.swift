@@ -78,7 +78,10 @@ public struct DiskCacheEntry: Sendable, Equatable {
   public static func decodeHeader(_ bytes: some Collection<UInt8>, fileSize: Int? = nil) throws(ReadError) -> (
     entry: DiskCacheEntry, headerLength: Int, payloadLength: Int, payloadCRC: UInt32
   ) {
-    let bytes = Array(bytes.prefix(1 << 20))
+    // Copy only the header: its length sits at offset 8, before anything else is trusted.
+    let lengthField = Array(bytes.dropFirst(8).prefix(4))
+    let declared = lengthField.count == 4 ? lengthField.reversed().reduce(0) { $0 << 8 | Int($1) } : 0
+    let bytes = Array(bytes.prefix(max(fixedHeaderSize + 12, min(declared, 1 << 20))))
     var reader = ByteReader(bytes)
     guard bytes.count >= fixedHeaderSize + 12 else { throw .tooShort }
     guard reader.take(4) == magic else { throw .badMagic }
@@ -123,7 +126,7 @@ public struct DiskCacheEntry: Sendable, Equatable {
 
   /// Reads a whole file, checking sizes, both checksums and (when given) the key.
   public static func decode(_ file: Data, expectedKey: String? = nil) throws(ReadError) -> DiskCacheEntry {
-    let (header, headerLength, payloadLength, payloadCRC) = try decodeHeader(file.prefix(1 << 20), fileSize: file.count)
+    let (header, headerLength, payloadLength, payloadCRC) = try decodeHeader(file, fileSize: file.count)
     if let expectedKey, header.key != expectedKey { throw .keyMismatch }
     let payload = file.subdata(in: file.startIndex + headerLength..<file.startIndex + headerLength + payloadLength)
     guard payload.withUnsafeBytes({ crc32($0) }) == payloadCRC else { throw .payloadChecksumMismatch }
