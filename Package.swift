@@ -69,6 +69,10 @@ let package = Package(
       dependencies: ["Imago", "TestSupport", "CacheWriter"]
     ),
     .testTarget(
+      name: "ImagoLoadingTests",
+      dependencies: ["Imago", "TestSupport"]
+    ),
+    .testTarget(
       name: "ImgcliTests",
       dependencies: ["Imago", "imgcli", "TestSupport"]
     ),

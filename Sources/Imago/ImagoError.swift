@@ -32,6 +32,35 @@ public enum ImagoError: Error, Sendable, Equatable, CustomStringConvertible {
   case invalidArgument(String)
   /// The disk cache could not do `operation` (full disk, permissions...); nothing partial is left.
   case cacheFailure(operation: String, reason: String)
+  /// The server answered with a status other than 2xx (or 304 to a conditional request).
+  case httpStatus(code: Int, url: String)
+  /// The connection failed (refused, reset, DNS...); `reason` is the system's message.
+  case network(url: String, reason: String)
+  /// The request took longer than its total timeout.
+  case timedOut(url: String, seconds: Double)
+  /// The body is larger than the download limit (declared up front or found while streaming).
+  case downloadTooLarge(url: String, limit: Int)
+  /// The body ended before its declared Content-Length.
+  case truncatedDownload(url: String, expected: Int, received: Int)
+  /// The body is not an image (its first bytes match no image format).
+  case notAnImage(url: String, contentType: String?)
+  /// More redirects than allowed (or a loop).
+  case tooManyRedirects(url: String, limit: Int)
+  /// The source policy refused the URL (scheme, host, or a private address).
+  case policyRefused(url: String, reason: String)
+  /// `onlyFromCache` was asked and no cache level holds the image.
+  case notCached(key: String)
+
+  /// Whether the error came from the network or the server (imgcli exits with status 3).
+  public var isNetworkError: Bool {
+    switch self {
+    case .httpStatus, .network, .timedOut, .downloadTooLarge, .truncatedDownload, .notAnImage, .tooManyRedirects,
+      .policyRefused:
+      true
+    default:
+      false
+    }
+  }
 
   public var description: String {
     switch self {
@@ -57,6 +86,24 @@ public enum ImagoError: Error, Sendable, Equatable, CustomStringConvertible {
       "invalid argument: \(message)"
     case .cacheFailure(let operation, let reason):
       "disk cache: cannot \(operation): \(reason)"
+    case .httpStatus(let code, let url):
+      "HTTP \(code) from \(url)"
+    case .network(let url, let reason):
+      "network error for \(url): \(reason)"
+    case .timedOut(let url, let seconds):
+      "timed out after \(seconds) s: \(url)"
+    case .downloadTooLarge(let url, let limit):
+      "download too large: \(url) is over the limit of \(limit) bytes"
+    case .truncatedDownload(let url, let expected, let received):
+      "truncated download: \(url) sent \(received) of \(expected) bytes"
+    case .notAnImage(let url, let contentType):
+      "not an image: \(url)" + (contentType.map { " (Content-Type \($0))" } ?? "")
+    case .tooManyRedirects(let url, let limit):
+      "too many redirects (more than \(limit)) from \(url)"
+    case .policyRefused(let url, let reason):
+      "refused by the source policy: \(url): \(reason)"
+    case .notCached(let key):
+      "not in the cache: \(key)"
     }
   }
 }

@@ -85,20 +85,23 @@ public final class ImageCache: Sendable {
   ///
   /// - Parameters:
   ///   - original: the source's encoded bytes and format, which the serializer may reuse.
-  ///   - keepsEncoded: also keep the stored bytes in memory (costs memory, saves encoding).
-  /// - Returns: the bytes stored on disk, when any.
+  ///   - keepsEncoded: also keep the serialized bytes in memory (costs memory, saves encoding).
+  ///   - serializer: overrides the cache's serializer for this image.
+  /// - Returns: the serialized bytes, when the image was serialized (for disk or `keepsEncoded`).
   @discardableResult
   public func store(
     _ image: PixelBuffer, for key: CacheKey, original: (data: Data, format: ImageFormat)? = nil,
     memoryOnly: Bool = false, keepsEncoded: Bool = false, memoryExpiration: CacheExpiration? = nil,
-    diskExpiration: CacheExpiration? = nil
+    diskExpiration: CacheExpiration? = nil, serializer: (any CacheSerializer)? = nil
   ) throws -> (data: Data, format: ImageFormat)? {
     var stored: (data: Data, format: ImageFormat)?
-    if !memoryOnly, let disk {
-      let serialized = try serializer.data(
+    let serializer = serializer ?? self.serializer
+    if keepsEncoded || (!memoryOnly && disk != nil) {
+      stored = try serializer.data(
         for: image, original: original, isOriginal: key.processor.isEmpty, coders: coders)
-      try disk.store(serialized.data, for: key, format: serialized.format, expiration: diskExpiration)
-      stored = serialized
+    }
+    if !memoryOnly, let disk, let stored {
+      try disk.store(stored.data, for: key, format: stored.format, expiration: diskExpiration)
     }
     let cached = CachedImage(
       pixels: image, encoded: keepsEncoded ? stored?.data : nil, format: keepsEncoded ? stored?.format : nil)
