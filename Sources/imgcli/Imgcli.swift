@@ -7,17 +7,21 @@ import Imago
 /// Exit status: 0 success, 1 bad input or failed work (one `error: ...` line each on stderr),
 /// 2 usage errors.
 @main
-struct Imgcli: ParsableCommand {
+struct Imgcli: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "imgcli",
     abstract: "Inspect, resize and re-encode JPEG, PNG and WebP images.",
-    subcommands: [InfoCommand.self, ResizeCommand.self, OpsCommand.self, CacheCommand.self]
+    subcommands: [InfoCommand.self, ResizeCommand.self, FetchCommand.self, OpsCommand.self, CacheCommand.self]
   )
 
-  static func main() {
+  static func main() async {
     do {
       var command = try parseAsRoot()
-      try command.run()
+      if var asyncCommand = command as? any AsyncParsableCommand {
+        try await asyncCommand.run()
+      } else {
+        try command.run()
+      }
     } catch let failure as CommandFailure {
       if let message = failure.message { CommandFailure.printToStandardError("error: \(message)") }
       Foundation.exit(failure.status)

@@ -3,12 +3,6 @@ import Foundation
 import Imago
 import Synchronization
 
-extension ResamplingFilter: ExpressibleByArgument {}
-
-enum ResizeMode: String, ExpressibleByArgument, CaseIterable {
-  case fit, fill, stretch
-}
-
 struct ResizeCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "resize",
@@ -33,38 +27,7 @@ struct ResizeCommand: ParsableCommand {
   @Option(name: .customLong("out-dir"), help: "Directory for the outputs (any number of inputs).")
   var outputDirectory: String?
 
-  @Option(help: "Output width in pixels.")
-  var width: Int?
-
-  @Option(help: "Output height in pixels.")
-  var height: Int?
-
-  @Option(help: "How the image meets a box given by --width and --height: fit, fill or stretch.")
-  var mode: ResizeMode = .fit
-
-  @Option(help: "What --mode fill keeps: center, top, bottom-left, ... or X:Y.")
-  var anchor: String = "center"
-
-  @Option(help: "Resampling filter: nearest, bilinear, catmullRom, mitchell, lanczos3.")
-  var filter: ResamplingFilter = .lanczos3
-
-  @Option(name: .customLong("op"), help: "A processor to append, e.g. blur=2 (repeatable; see `imgcli ops`).")
-  var operations: [String] = []
-
-  @Option(help: "Output format: jpeg, png or webp (default: the output's extension, or the input's format).")
-  var format: String?
-
-  @Option(help: "Quality for JPEG and lossy WebP, 1-100.")
-  var quality: Int = 85
-
-  @Flag(help: "Allow the output to be larger than the input.")
-  var upscale = false
-
-  @Flag(help: "Progressive JPEG (or interlaced PNG).")
-  var progressive = false
-
-  @Flag(help: "Lossless WebP.")
-  var lossless = false
+  @OptionGroup var processing: ProcessingOptions
 
   @Option(name: .short, help: "Files processed at once (default: all cores).")
   var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
@@ -77,15 +40,11 @@ struct ResizeCommand: ParsableCommand {
     case (_?, nil) where inputs.count > 1: throw ValidationError("\(inputs.count) inputs need --out-dir, not -o")
     default: break
     }
-    if let width, width <= 0 { throw ValidationError("--width must be a positive number of pixels, not \(width)") }
-    if let height, height <= 0 { throw ValidationError("--height must be a positive number of pixels, not \(height)") }
-    if !(1...100).contains(quality) { throw ValidationError("--quality must be in 1...100, not \(quality)") }
     if jobs < 1 { throw ValidationError("-j must be at least 1, not \(jobs)") }
-    _ = try pipeline()
     if let output {
-      _ = try Self.format(named: format ?? URL(fileURLWithPath: output).pathExtension, given: format, for: output)
+      _ = try ProcessingOptions.format(
+        named: processing.format ?? URL(fileURLWithPath: output).pathExtension, given: processing.format, for: output)
     }
-    if let format { _ = try Self.format(named: format, given: format, for: format) }
     if outputDirectory != nil {
       let names = try inputs.map { try outputName(for: $0) }
       if let duplicate = Dictionary(grouping: names, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
@@ -94,58 +53,19 @@ struct ResizeCommand: ParsableCommand {
     }
   }
 
-  /// The processors: the resize the size options ask for, then every --op in order.
-  func pipeline() throws -> ImageProcessorChain {
-    var processors: [any ImageProcessing] = []
-    if width != nil || height != nil {
-      let resizeMode: ImageProcessors.Resize.ContentMode
-      switch mode {
-      case .fit: resizeMode = .fit
-      case .stretch: resizeMode = .stretch
-      case .fill:
-        guard let parsed = Anchor(text: anchor) else {
-          throw ValidationError("--anchor: unknown anchor '\(anchor)' (center, top, bottom-left, ... or X:Y)")
-        }
-        resizeMode = .fill(parsed)
-      }
-      processors.append(
-        ImageProcessors.Resize(width: width, height: height, mode: resizeMode, filter: filter, allowsUpscaling: upscale)
-      )
-    }
-    do {
-      processors += try ProcessorParser.parseChain(operations).processors
-    } catch {
-      throw ValidationError("\(error)")
-    }
-    return ImageProcessorChain(processors)
-  }
-
-  static func format(named name: String, given: String?, for path: String) throws -> ImageFormat {
-    guard let format = ImageFormat(fileExtension: name) else {
-      if given == nil {
-        throw ValidationError("cannot tell the output format from '\(path)': use --format jpeg|png|webp")
-      }
-      throw ValidationError("unknown output format '\(name)': use jpeg, png or webp")
-    }
-    guard [.jpeg, .png, .webp].contains(format) else {
-      throw ValidationError("unsupported output format: \(format) (imgcli writes jpeg, png or webp)")
-    }
-    return format
-  }
-
   func outputName(for input: String) throws -> String {
     let url = URL(fileURLWithPath: input)
     let base = url.deletingPathExtension().lastPathComponent
-    let ext = format.flatMap(ImageFormat.init(fileExtension:))?.fileExtension ?? url.pathExtension
+    let ext = processing.explicitFormat?.fileExtension ?? url.pathExtension
     return base + "." + (ext.isEmpty ? "jpg" : ext)
   }
 
   func run() throws {
-    let chain = try pipeline()
-    let options = EncodingOptions(quality: quality, progressive: progressive, lossless: lossless)
+    let chain = try processing.pipeline()
+    let options = processing.encodingOptions
     if let output {
-      let format = try Self.format(
-        named: format ?? URL(fileURLWithPath: output).pathExtension, given: format, for: output)
+      let format = try ProcessingOptions.format(
+        named: processing.format ?? URL(fileURLWithPath: output).pathExtension, given: processing.format, for: output)
       try Self.process(input: inputs[0], output: output, format: format, chain: chain, options: options)
       return
     }
@@ -161,12 +81,12 @@ struct ResizeCommand: ParsableCommand {
         output: URL(fileURLWithPath: outputDirectory).appendingPathComponent(try outputName(for: input)).path
       )
     }
-    let explicitFormat = format.flatMap(ImageFormat.init(fileExtension:))
+    let explicitFormat = processing.explicitFormat
     let failures = BatchRunner(count: jobs.count, workers: self.jobs, label: { jobs[$0].input }).run { index throws in
       let job = jobs[index]
       let format =
         try explicitFormat
-        ?? Self.format(named: URL(fileURLWithPath: job.output).pathExtension, given: nil, for: job.output)
+        ?? ProcessingOptions.format(named: URL(fileURLWithPath: job.output).pathExtension, given: nil, for: job.output)
       try Self.process(input: job.input, output: job.output, format: format, chain: chain, options: options)
     }
     for (_, message) in failures.sorted(by: { $0.key < $1.key }) {
