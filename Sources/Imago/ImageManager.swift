@@ -152,8 +152,19 @@ public final class ImageManager: Sendable {
     try configuration.decodingLimits.check(width: info.width, height: info.height)
     let context = ImageProcessingContext(
       coders: coders, decodingOptions: DecodingOptions(limits: configuration.decodingLimits))
-    return try await budget.withPermit(cost: estimatedDecodeBytes(info, processors)) {
-      (try processors.process(.data(data), context: context), info)
+    let pixels = try await budget.withPermit(cost: estimatedDecodeBytes(info, processors)) {
+      try await Self.offCooperativePool { try processors.process(.data(data), context: context) }
+    }
+    return (pixels, info)
+  }
+
+  /// CPU-heavy work runs on Dispatch's own threads: on the cooperative pool it would hold
+  /// threads that timers, network callbacks and other requests need.
+  private static let workQueue = DispatchQueue(label: "imago.decode", qos: .userInitiated, attributes: .concurrent)
+
+  private static func offCooperativePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+      workQueue.async { continuation.resume(with: Result { try work() }) }
     }
   }
 

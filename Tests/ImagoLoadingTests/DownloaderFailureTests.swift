@@ -63,7 +63,9 @@ import Testing
     let fixture = try LoadingFixture(timeout: 0.4)
     let started = Date()
     await expectFailure(fixture, server.url("/hang.jpg")) { if case .timedOut = $0 { true } else { false } }
-    #expect(Date().timeIntervalSince(started) < 3)
+    // The server would hang for 60 s, so only the client's timeout can end it with timedOut.
+    // The bound is loose: the whole suite runs in parallel on two cores.
+    #expect(Date().timeIntervalSince(started) < 30)
   }
 
   @Test func aHugeContentLengthIsRefusedUpFront() async throws {

@@ -26,7 +26,7 @@ public final class TestHTTPServer: Sendable {
     /// No Content-Length: the body ends when the connection closes.
     case unknownLength(Data)
     case redirect(String)
-    /// Reads the request and never answers (until the client goes away, or 10 s pass).
+    /// Reads the request and never answers (until the client goes away, or 60 s pass).
     case hang
   }
 
@@ -34,6 +34,9 @@ public final class TestHTTPServer: Sendable {
   private let listener: Int32
   private let handler: @Sendable (Request) -> Response
   private let log = Mutex<(requests: [Request], aborted: Int)>(([], 0))
+  /// Closing twice would close whatever descriptor reused the number meanwhile (another
+  /// test's server, say): stop closes once.
+  private let stopped = Mutex(false)
 
   public init(handler: @escaping @Sendable (Request) -> Response) throws {
     let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -75,12 +78,17 @@ public final class TestHTTPServer: Sendable {
   public var abortedResponses: Int { log.withLock { $0.aborted } }
 
   public func stop() {
+    let first = stopped.withLock { stopped -> Bool in
+      defer { stopped = true }
+      return !stopped
+    }
+    guard first else { return }
     shutdown(listener, Int32(SHUT_RDWR))
     close(listener)
   }
 
   private func acceptLoop() {
-    while true {
+    while !stopped.withLock({ $0 }) {
       let client = accept(listener, nil, nil)
       if client < 0 {
         if errno == EINTR { continue }
@@ -120,6 +128,8 @@ public final class TestHTTPServer: Sendable {
     case .redirect(let location):
       ok = send(client, head(302, ["Location": location, "Content-Length": "0"]))
     case .hang:
+      var patience = timeval(tv_sec: 60, tv_usec: 0)
+      setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &patience, socklen_t(MemoryLayout<timeval>.size))
       var byte: UInt8 = 0
       while recv(client, &byte, 1, 0) > 0 {}
       ok = false
