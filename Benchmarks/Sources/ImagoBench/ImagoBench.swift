@@ -15,20 +15,47 @@ struct Report: Codable {
 
 @main
 struct ImagoBench {
-  static func main() throws {
+  static func main() async throws {
     var arguments = CommandLine.arguments.dropFirst()
     var corpus = ".corpus"
     var quick = false
     var jsonPath: String?
+    var managerPython: String?
     while let argument = arguments.popFirst() {
       switch argument {
       case "--corpus": corpus = arguments.popFirst() ?? corpus
       case "--quick": quick = true
       case "--json": jsonPath = arguments.popFirst()
+      case "--manager":
+        managerPython = arguments.popFirst()
       default:
-        FileHandle.standardError.write(Data("usage: ImagoBench --corpus DIR [--quick] [--json FILE]\n".utf8))
+        FileHandle.standardError.write(
+          Data("usage: ImagoBench --corpus DIR [--quick] [--json FILE] [--manager PYTHON]\n".utf8))
         exit(2)
       }
+    }
+
+    if let managerPython {
+      // A process of its own, so that its peak RSS is the manager's.
+      let (rows, peak) = try await ManagerBench.run(corpus: corpus, python: managerPython)
+      for row in rows {
+        print(
+          "manager  \(row.name): \(row.requests) requests in \(String(format: "%.2f", row.seconds)) s, "
+            + "\(String(format: "%.0f", row.requestsPerSecond)) req/s, p50 \(String(format: "%.2f", row.p50Milliseconds)) ms, "
+            + "p99 \(String(format: "%.2f", row.p99Milliseconds)) ms")
+      }
+      print("manager  peak RSS of the whole run: \(String(format: "%.1f", peak)) MiB")
+      if let jsonPath {
+        struct ManagerReport: Codable {
+          var kind = "manager"
+          var rows: [ManagerBench.Row]
+          var peakRSSMiB: Double
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(ManagerReport(rows: rows, peakRSSMiB: peak)).write(to: URL(fileURLWithPath: jsonPath))
+      }
+      return
     }
 
     let bench =
