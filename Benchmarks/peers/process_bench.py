@@ -61,7 +61,8 @@ def run_case(name, tools, runs, images=1):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--imgcli", required=True)
+    parser.add_argument("--imgcli", required=True, help="imgcli built with the Swift runtime linked statically")
+    parser.add_argument("--imgcli-dynamic", help="imgcli built the default way, measured in case 1 too")
     parser.add_argument("--corpus", required=True)
     parser.add_argument("--python", required=True, help="the Python with Pillow")
     parser.add_argument("--runs", type=int, default=7)
@@ -73,13 +74,16 @@ def main():
     pillow = [args.python, os.path.join(HERE, "pillow_thumb.py")]
     imgcli = os.path.abspath(args.imgcli)
 
-    def single(name, image, floor=None):
+    def single(name, image, floor=None, dynamic=False):
         source = os.path.join(corpus, image)
+        resize = ["resize", source, "-o", f"{out}/imgcli.jpg", "--width", "400", "--quality", "80"]
         tools = {
             "vipsthumbnail": ["vipsthumbnail", source, "-s", "400x", "-o", f"{out}/vips.jpg[Q=80]"],
-            "imgcli": [imgcli, "resize", source, "-o", f"{out}/imgcli.jpg", "--width", "400", "--quality", "80"],
+            "imgcli": [imgcli] + resize,
             "pillow": pillow + [source, f"{out}/pillow.jpg"],
         }
+        if dynamic and args.imgcli_dynamic:
+            tools["imgcli (Swift runtime linked dynamically)"] = [os.path.abspath(args.imgcli_dynamic)] + resize
         if floor:
             label, command = floor
             tools[label] = command(source)
@@ -87,7 +91,7 @@ def main():
 
     rows = []
     djpeg = ("djpeg 1/8 (decode floor)", lambda s: ["djpeg", "-scale", "1/8", "-outfile", "/dev/null", s])
-    rows += single("5K baseline JPEG -> 400 px JPEG", "photo-5k-baseline.jpg", djpeg)
+    rows += single("5K baseline JPEG -> 400 px JPEG", "photo-5k-baseline.jpg", djpeg, dynamic=True)
     rows += single("5K progressive JPEG -> 400 px JPEG", "photo-5k-progressive.jpg", djpeg)
     rows += single("5K PNG -> 400 px JPEG", "art-5k.png")
     rows += single("4K WebP -> 400 px JPEG", "art-4k.webp",
