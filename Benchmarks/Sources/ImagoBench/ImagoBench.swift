@@ -41,8 +41,8 @@ struct ImagoBench {
       for row in rows {
         print(
           "manager  \(row.name): \(row.requests) requests in \(String(format: "%.2f", row.seconds)) s, "
-            + "\(String(format: "%.0f", row.requestsPerSecond)) req/s, p50 \(String(format: "%.2f", row.p50Milliseconds)) ms, "
-            + "p99 \(String(format: "%.2f", row.p99Milliseconds)) ms")
+            + "\(String(format: "%.0f", row.requestsPerSecond)) req/s, p50 \(String(format: "%.3f", row.p50Milliseconds)) ms, "
+            + "p99 \(String(format: "%.3f", row.p99Milliseconds)) ms")
       }
       print("manager  peak RSS of the whole run: \(String(format: "%.1f", peak)) MiB")
       if let jsonPath {
