@@ -412,12 +412,6 @@ int32_t CImagoShims_png_read_image(CImagoShims_PNGDecoder *decoder, uint8_t **ro
   return 0;
 }
 
-int32_t CImagoShims_png_finish(CImagoShims_PNGDecoder *decoder) {
-  if (setjmp(decoder->jump)) return -1;
-  png_read_end(decoder->png, NULL);
-  return 0;
-}
-
 // MARK: - PNG encoding
 
 typedef struct {

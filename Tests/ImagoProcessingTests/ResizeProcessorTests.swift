@@ -99,6 +99,20 @@ import Testing
     #expect(result[pixel: 2, 25] == [0, 0, 255])
   }
 
+  @Test func upscalingCannotExceedThePixelLimit() {
+    // A hostile op string must not make the server allocate gigabytes.
+    #expect(throws: ImagoError.tooLarge(width: 20_000, height: 20_000, limit: "the limit of 100000000 pixels")) {
+      try run(ImageProcessors.Resize(width: 20_000, height: 20_000, mode: .stretch, allowsUpscaling: true))
+    }
+    var limits = DecodingLimits.default
+    limits.maxPixels = 10_000
+    let context = ImageProcessingContext(decodingOptions: DecodingOptions(limits: limits))
+    #expect(throws: ImagoError.self) {
+      try ImageProcessors.Resize(width: 200, height: 200, mode: .stretch, allowsUpscaling: true)
+        .process(.image(Self.target), context: context)
+    }
+  }
+
   @Test func invalidParametersAreTypedErrors() {
     #expect(throws: ImagoError.self) { try run(ImageProcessors.Resize()) }
     #expect(throws: ImagoError.self) { try run(ImageProcessors.Resize(width: 0)) }

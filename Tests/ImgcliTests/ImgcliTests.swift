@@ -355,4 +355,30 @@ import Testing
     #expect(result.standardError.hasSuffix("1 done, 1 failed\n"))
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["a.jpg"])
   }
+
+  /// The handmade hostile files through imgcli: exit status 0 or 1 with one error line, never a
+  /// signal; and the 100-megapixel PNG bomb, thumbnailed, never needs its 100 MB of pixels.
+  @Test func hostileFilesThroughImgcli() throws {
+    let hostile = TestFiles.fixtures.appendingPathComponent("hostile")
+    let files = try FileManager.default.contentsOfDirectory(atPath: hostile.path).filter {
+      !$0.hasSuffix(".md") && $0 != "fuzz"
+    }
+    #expect(files.count >= 4)
+    let output = try TestFiles.temporaryDirectory().appendingPathComponent("out.jpg").path
+    for name in files {
+      let path = hostile.appendingPathComponent(name).path
+      let result = try ChildProcess.run(Self.binary, ["resize", path, "-o", output, "--width", "64"], timeout: 60)
+      #expect(result.signal == nil && !result.timedOut, "\(name): \(result)")
+      #expect(
+        result.status == 0 || (result.status == 1 && result.standardError.hasPrefix("error: ")), "\(name): \(result)")
+    }
+    let info = try ChildProcess.run(Self.binary, ["info"] + files.map { hostile.appendingPathComponent($0).path })
+    #expect(info.signal == nil && info.status == 0, "headers are all readable: \(info.standardError)")
+    let bomb = try ChildProcess.run(
+      Self.binary,
+      ["resize", hostile.appendingPathComponent("png-bomb-at-limit.png").path, "-o", output, "--width", "100"],
+      timeout: 60, measuringMemory: true)
+    #expect(bomb.status == 0)
+    #expect(try #require(bomb.maxResidentKiB) < 80 * 1024, "peak \(bomb.maxResidentKiB ?? 0) KiB for a 100 MB image")
+  }
 }

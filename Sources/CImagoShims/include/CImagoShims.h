@@ -112,8 +112,6 @@ int32_t CImagoShims_png_read_header(CImagoShims_PNGDecoder *decoder, CImagoShims
 int32_t CImagoShims_png_read_rows(CImagoShims_PNGDecoder *decoder, uint8_t **rows, uint32_t count);
 /// Reads a whole (possibly interlaced) image into `rows`, one pointer per row.
 int32_t CImagoShims_png_read_image(CImagoShims_PNGDecoder *decoder, uint8_t **rows);
-/// Reads the chunks after the image data, checking their CRCs.
-int32_t CImagoShims_png_finish(CImagoShims_PNGDecoder *decoder);
 
 // MARK: - PNG encoding
 

@@ -45,15 +45,27 @@ public struct PNGDecoder: ImageDecoding {
           try session.readImage(into: buffer, rowBytes: header.raw.rowBytes, height: stored.height)
         }
       }
-      try session.finish()
+      // Nothing after the last row is read: inflating trailing IDAT data only to discard it
+      // would let a small file cost minutes of CPU (1000:1 zlib bombs). Critical-chunk CRCs are
+      // checked as the rows are read.
       if options.appliesOrientation { pixels = pixels.oriented(info.orientation) }
       return DecodedImage(pixels: pixels, info: info)
     }
   }
 
-  /// Checks the IHDR size before libpng allocates anything, so the error names the dimensions.
+  /// Checks the IHDR size before libpng allocates anything, so the error names the dimensions;
+  /// then refuses image data larger than the image can need. libpng inflates (and discards)
+  /// whatever compressed data follows the last row, so a small file whose IDAT inflates to
+  /// gigabytes would cost minutes of CPU; no real encoder writes more IDAT than the raw rows
+  /// plus deflate's stored-block overhead.
   private static func checkHeaderDimensions(_ data: UnsafeRawBufferPointer, limits: DecodingLimits) throws(ImagoError) {
-    if let size = PNGChunks.headerSize(data) { try limits.check(width: size.width, height: size.height) }
+    guard let size = PNGChunks.headerSize(data) else { return }
+    try limits.check(width: size.width, height: size.height)
+    if let needed = PNGChunks.largestPlausibleIDAT(data), case let present = PNGChunks.idatBytes(data), present > needed
+    {
+      throw .corruptData(
+        format: .png, reason: "\(present) bytes of image data for an image that needs at most \(needed)")
+    }
   }
 }
 
@@ -80,6 +92,30 @@ enum PNGChunks {
   static func headerSize(_ data: UnsafeRawBufferPointer) -> PixelSize? {
     guard data.count >= 24, uint32(data, 8) == 13, Array(data[12..<16]) == Array("IHDR".utf8) else { return nil }
     return PixelSize(width: uint32(data, 16), height: uint32(data, 20))
+  }
+
+  /// The most IDAT bytes a valid encoder can write for this IHDR: every row's bytes (and filter
+  /// byte, per interlace pass) stored uncompressed, plus deflate's and zlib's overhead.
+  static func largestPlausibleIDAT(_ data: UnsafeRawBufferPointer) -> Int? {
+    guard let size = headerSize(data), data.count >= 29 else { return nil }
+    let (bitDepth, colorType, interlaced) = (Int(data[24]), Int(data[25]), data[28] != 0)
+    let channels = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][colorType] ?? 4
+    let rowBytes = (size.width * channels * max(bitDepth, 1) + 7) / 8
+    let raw = size.height * (rowBytes + 1) + (interlaced ? 7 * (size.height + rowBytes) : 0)
+    return raw + raw / 1000 + 64 * 1024
+  }
+
+  /// The total length of the IDAT chunks.
+  static func idatBytes(_ data: UnsafeRawBufferPointer) -> Int {
+    var offset = 8
+    var total = 0
+    while offset + 12 <= data.count {
+      let length = uint32(data, offset)
+      if Array(data[offset + 4..<offset + 8]) == Array("IDAT".utf8) { total += length }
+      guard length <= data.count else { break }
+      offset += 12 + length
+    }
+    return total
   }
 
   /// The number of frames an `acTL` chunk before the image data declares; 1 when there is none.
@@ -191,10 +227,6 @@ final class PNGSession {
         }
       }
     }
-  }
-
-  func finish() throws(ImagoError) {
-    guard CImagoShims_png_finish(decoder) == 0 else { throw failure() }
   }
 }
 

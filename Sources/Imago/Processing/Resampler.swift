@@ -17,11 +17,13 @@ extension PixelBuffer {
 
   /// The part of the image inside `region` (in source pixels, fractions allowed), resampled to
   /// `size`. Filter taps reach past the region into real neighbours, so crop edges stay clean.
-  func resized(region: SourceRegion, to size: PixelSize, filter: ResamplingFilter) throws(ImagoError) -> PixelBuffer {
+  /// The output obeys the same pixel limits as decoding: a request cannot ask for a bigger image
+  /// than it may decode.
+  func resized(
+    region: SourceRegion, to size: PixelSize, filter: ResamplingFilter, limits: DecodingLimits = .default
+  ) throws(ImagoError) -> PixelBuffer {
     guard size.width > 0, size.height > 0 else { throw .invalidArgument("resize to \(size)") }
-    guard !size.width.multipliedReportingOverflow(by: size.height).overflow,
-      size.width * size.height <= DecodingLimits.default.maxPixels * 4
-    else { throw .tooLarge(width: size.width, height: size.height, limit: "the resize output limit") }
+    try limits.check(width: size.width, height: size.height)
     if size == PixelSize(width: width, height: height) && region.isWhole(of: self) { return self }
     return Resampler(source: self, region: region, size: size, filter: filter).run()
   }

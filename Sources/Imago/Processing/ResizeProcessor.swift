@@ -111,7 +111,7 @@ extension ImageProcessors {
 
     public func process(_ image: PixelBuffer, context: ImageProcessingContext) throws -> PixelBuffer {
       let (size, region) = geometry(for: PixelSize(width: image.width, height: image.height))
-      return try image.resized(region: region, to: size, filter: filter)
+      return try image.resized(region: region, to: size, filter: filter, limits: context.decodingOptions.limits)
     }
 
     /// From encoded data the geometry is computed on the original size, then mapped onto the
@@ -133,7 +133,7 @@ extension ImageProcessors {
       let scaleY = Double(image.height) / Double(original.height)
       let decodedRegion = SourceRegion(
         x: region.x * scaleX, y: region.y * scaleY, width: region.width * scaleX, height: region.height * scaleY)
-      return try image.resized(region: decodedRegion, to: size, filter: filter)
+      return try image.resized(region: decodedRegion, to: size, filter: filter, limits: context.decodingOptions.limits)
     }
   }
 }
