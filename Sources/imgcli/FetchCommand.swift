@@ -18,11 +18,7 @@ struct FetchCommand: AsyncParsableCommand {
   @Argument(help: "Image URLs (http, https or data:).")
   var urls: [String]
 
-  @Option(name: .shortAndLong, help: "The output file (one URL).")
-  var output: String?
-
-  @Option(name: .customLong("out-dir"), help: "Directory for the outputs (any number of URLs).")
-  var outputDirectory: String?
+  @OptionGroup var destination: Destination
 
   @OptionGroup var processing: ProcessingOptions
 
@@ -50,22 +46,14 @@ struct FetchCommand: AsyncParsableCommand {
 
   func validate() throws {
     if urls.isEmpty { throw ValidationError("give at least one URL") }
-    switch (output, outputDirectory) {
-    case (nil, nil): throw ValidationError("give -o OUTPUT (one URL) or --out-dir DIR")
-    case (_?, _?): throw ValidationError("give either -o or --out-dir, not both")
-    case (_?, nil) where urls.count > 1: throw ValidationError("\(urls.count) URLs need --out-dir, not -o")
-    default: break
-    }
+    try destination.validate(inputs: urls.count, noun: "URL")
     for url in urls where URL(string: url)?.scheme == nil { throw ValidationError("not a URL: '\(url)'") }
     if timeout <= 0 { throw ValidationError("--timeout must be positive") }
     if jobs < 1 { throw ValidationError("-j must be at least 1") }
     for header in headers where !header.contains(":") {
       throw ValidationError("--header must look like 'Name: value', not '\(header)'")
     }
-    if let output {
-      _ = try ProcessingOptions.format(
-        named: processing.format ?? URL(fileURLWithPath: output).pathExtension, given: processing.format, for: output)
-    }
+    if let output = destination.output { _ = try processing.outputFormat(for: output) }
   }
 
   func run() async throws {
@@ -86,7 +74,7 @@ struct FetchCommand: AsyncParsableCommand {
       })
     let requests = urls.map { ImageRequest(url: URL(string: $0)!, processors: chain.processors, options: options) }
     let plan = OutputPlan(
-      output: output, outputDirectory: outputDirectory, formatName: processing.format,
+      output: destination.output, outputDirectory: destination.directory, formatName: processing.format,
       explicitFormat: processing.explicitFormat, encoding: processing.encodingOptions)
     let showsProgress = isatty(STDERR_FILENO) == 1
     let tally = Tally()

@@ -57,6 +57,11 @@ struct ProcessingOptions: ParsableArguments {
 
   var explicitFormat: ImageFormat? { format.flatMap(ImageFormat.init(fileExtension:)) }
 
+  /// The format for an output file: --format, else the file's extension.
+  func outputFormat(for path: String) throws -> ImageFormat {
+    try Self.format(named: format ?? URL(fileURLWithPath: path).pathExtension, given: format, for: path)
+  }
+
   /// The processors: the resize the size options ask for, then every --op in order.
   func pipeline() throws -> ImageProcessorChain {
     var processors: [any ImageProcessing] = []
@@ -95,5 +100,24 @@ struct ProcessingOptions: ParsableArguments {
       throw ValidationError("unsupported output format: \(format) (imgcli writes jpeg, png or webp)")
     }
     return format
+  }
+}
+
+/// Where results go: one file, or a directory for any number of them.
+struct Destination: ParsableArguments {
+  @Option(name: .shortAndLong, help: "The output file (one input).")
+  var output: String?
+
+  @Option(name: .customLong("out-dir"), help: "Directory for the outputs (any number of inputs).")
+  var directory: String?
+
+  /// Exactly one of the two, and -o only for a single input.
+  func validate(inputs: Int, noun: String) throws {
+    switch (output, directory) {
+    case (nil, nil): throw ValidationError("give -o OUTPUT (one \(noun)) or --out-dir DIR")
+    case (_?, _?): throw ValidationError("give either -o or --out-dir, not both")
+    case (_?, nil) where inputs > 1: throw ValidationError("\(inputs) \(noun)s need --out-dir, not -o")
+    default: break
+    }
   }
 }

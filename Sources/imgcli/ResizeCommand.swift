@@ -21,11 +21,7 @@ struct ResizeCommand: ParsableCommand {
   @Argument(help: "Input images.")
   var inputs: [String]
 
-  @Option(name: .shortAndLong, help: "The output file (one input).")
-  var output: String?
-
-  @Option(name: .customLong("out-dir"), help: "Directory for the outputs (any number of inputs).")
-  var outputDirectory: String?
+  @OptionGroup var destination: Destination
 
   @OptionGroup var processing: ProcessingOptions
 
@@ -34,18 +30,10 @@ struct ResizeCommand: ParsableCommand {
 
   func validate() throws {
     if inputs.isEmpty { throw ValidationError("give at least one input image") }
-    switch (output, outputDirectory) {
-    case (nil, nil): throw ValidationError("give -o OUTPUT (one input) or --out-dir DIR")
-    case (_?, _?): throw ValidationError("give either -o or --out-dir, not both")
-    case (_?, nil) where inputs.count > 1: throw ValidationError("\(inputs.count) inputs need --out-dir, not -o")
-    default: break
-    }
+    try destination.validate(inputs: inputs.count, noun: "input")
     if jobs < 1 { throw ValidationError("-j must be at least 1, not \(jobs)") }
-    if let output {
-      _ = try ProcessingOptions.format(
-        named: processing.format ?? URL(fileURLWithPath: output).pathExtension, given: processing.format, for: output)
-    }
-    if outputDirectory != nil {
+    if let output = destination.output { _ = try processing.outputFormat(for: output) }
+    if destination.directory != nil {
       let names = try inputs.map { try outputName(for: $0) }
       if let duplicate = Dictionary(grouping: names, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
         throw ValidationError("two inputs would both write \(duplicate) in the output directory")
@@ -63,13 +51,12 @@ struct ResizeCommand: ParsableCommand {
   func run() throws {
     let chain = try processing.pipeline()
     let options = processing.encodingOptions
-    if let output {
-      let format = try ProcessingOptions.format(
-        named: processing.format ?? URL(fileURLWithPath: output).pathExtension, given: processing.format, for: output)
+    if let output = destination.output {
+      let format = try processing.outputFormat(for: output)
       try Self.process(input: inputs[0], output: output, format: format, chain: chain, options: options)
       return
     }
-    guard let outputDirectory else { return }
+    guard let outputDirectory = destination.directory else { return }
     do {
       try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
     } catch {

@@ -17,18 +17,11 @@ public struct JPEGEncoder: ImageEncoding {
     let quality = try options.validatedQuality()
     let target: PixelFormat = pixels.format.isGray ? .gray8 : .rgb8
     let opaque = pixels.converted(to: target, background: options.background)
-    var output: UnsafeMutablePointer<UInt8>?
-    var length = 0
-    var message = [CChar](repeating: 0, count: 256)
-    let status = opaque.withUnsafeBytes { raw in
+    return try ShimEncoding.run(opaque, format: .jpeg) { pixels, output, length, message, capacity in
       CImagoShims_jpeg_encode(
-        raw.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(opaque.width), UInt32(opaque.height),
-        opaque.bytesPerRow, Int32(target.channelCount), Int32(quality), options.progressive ? 1 : 0,
-        options.fullChroma ? 1 : 0, options.optimizeCoding ? 1 : 0, &output, &length, &message, message.count)
+        pixels, UInt32(opaque.width), UInt32(opaque.height), opaque.bytesPerRow, Int32(target.channelCount),
+        Int32(quality), options.progressive ? 1 : 0, options.fullChroma ? 1 : 0, options.optimizeCoding ? 1 : 0,
+        &output, &length, message, capacity)
     }
-    guard status == 0, let output else {
-      throw ImagoError.encodingFailed(format: .jpeg, reason: String(cMessage: message))
-    }
-    return Data(bytesNoCopy: output, count: length, deallocator: .custom { pointer, _ in CImagoShims_free(pointer) })
   }
 }

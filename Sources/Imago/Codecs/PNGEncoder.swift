@@ -23,18 +23,10 @@ public struct PNGEncoder: ImageEncoding {
       case .grayAlpha: 4
       case .rgba: 6
       }
-    var output: UnsafeMutablePointer<UInt8>?
-    var length = 0
-    var message = [CChar](repeating: 0, count: 256)
-    let status = straight.withUnsafeBytes { raw in
+    return try ShimEncoding.run(straight, format: .png) { pixels, output, length, message, capacity in
       CImagoShims_png_encode(
-        raw.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(straight.width), UInt32(straight.height),
-        straight.bytesPerRow, colorType, Int32(options.compressionLevel), options.progressive ? 1 : 0, &output,
-        &length, &message, message.count)
+        pixels, UInt32(straight.width), UInt32(straight.height), straight.bytesPerRow, colorType,
+        Int32(options.compressionLevel), options.progressive ? 1 : 0, &output, &length, message, capacity)
     }
-    guard status == 0, let output else {
-      throw ImagoError.encodingFailed(format: .png, reason: String(cMessage: message))
-    }
-    return Data(bytesNoCopy: output, count: length, deallocator: .custom { pointer, _ in CImagoShims_free(pointer) })
   }
 }
