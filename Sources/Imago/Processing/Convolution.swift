@@ -101,125 +101,116 @@ struct FloatImage: Sendable {
     return (0..<passes).map { ($0 < m ? lower : upper) / 2 }
   }
 
+  /// A copy whose values `fill` writes, reading this image's: both handed over ready for
+  /// disjoint row ranges on several threads.
+  private func mapped(
+    _ fill: (
+      _ input: UncheckedSendable<UnsafeBufferPointer<Float>>,
+      _ out: UncheckedSendable<UnsafeMutableBufferPointer<Float>>
+    ) -> Void
+  ) -> FloatImage {
+    var output = self
+    output.values.withUnsafeMutableBufferPointer { out in
+      values.withUnsafeBufferPointer { input in fill(UncheckedSendable(input), UncheckedSendable(out)) }
+    }
+    return output
+  }
+
   private func convolvedRows(_ kernel: [Float]) -> FloatImage {
     let radius = kernel.count / 2
-    var output = self
     let (width, channels) = (self.width, self.channels)
-    output.values.withUnsafeMutableBufferPointer { out in
-      values.withUnsafeBufferPointer { input in
-        let out = UncheckedSendable(out)
-        let input = UncheckedSendable(input)
-        ParallelRows.run(height, workers: ParallelRows.workerCount(work: width * height * kernel.count / 4)) { rows in
-          for y in rows {
-            let row = y * width * channels
-            for x in 0..<width {
-              for channel in 0..<channels {
-                var sum: Float = 0
-                for tap in 0..<kernel.count {
-                  let sx = Self.mirror(x + tap - radius, width)
-                  sum += input.value[row + sx * channels + channel] * kernel[tap]
-                }
-                out.value[row + x * channels + channel] = sum
+    return mapped { input, out in
+      ParallelRows.run(height, workers: ParallelRows.workerCount(work: width * height * kernel.count / 4)) { rows in
+        for y in rows {
+          let row = y * width * channels
+          for x in 0..<width {
+            for channel in 0..<channels {
+              var sum: Float = 0
+              for tap in 0..<kernel.count {
+                let sx = Self.mirror(x + tap - radius, width)
+                sum += input.value[row + sx * channels + channel] * kernel[tap]
               }
+              out.value[row + x * channels + channel] = sum
             }
           }
         }
       }
     }
-    return output
   }
 
   private func convolvedColumns(_ kernel: [Float]) -> FloatImage {
     let radius = kernel.count / 2
-    var output = self
     let (width, height, rowFloats) = (self.width, self.height, self.width * self.channels)
-    output.values.withUnsafeMutableBufferPointer { out in
-      values.withUnsafeBufferPointer { input in
-        let out = UncheckedSendable(out)
-        let input = UncheckedSendable(input)
-        ParallelRows.run(height, workers: ParallelRows.workerCount(work: width * height * kernel.count / 4)) { rows in
-          for y in rows {
-            let target = out.value.baseAddress! + y * rowFloats
-            for index in 0..<rowFloats { target[index] = 0 }
-            for tap in 0..<kernel.count {
-              let sy = Self.mirror(y + tap - radius, height)
-              let source = input.value.baseAddress! + sy * rowFloats
-              let weight = kernel[tap]
-              for index in 0..<rowFloats { target[index] += source[index] * weight }
-            }
+    return mapped { input, out in
+      ParallelRows.run(height, workers: ParallelRows.workerCount(work: width * height * kernel.count / 4)) { rows in
+        for y in rows {
+          let target = out.value.baseAddress! + y * rowFloats
+          for index in 0..<rowFloats { target[index] = 0 }
+          for tap in 0..<kernel.count {
+            let sy = Self.mirror(y + tap - radius, height)
+            let source = input.value.baseAddress! + sy * rowFloats
+            let weight = kernel[tap]
+            for index in 0..<rowFloats { target[index] += source[index] * weight }
           }
         }
       }
     }
-    return output
   }
 
   private func boxRows(radius: Int) -> FloatImage {
-    var output = self
     let (width, channels) = (self.width, self.channels)
     let scale = 1 / Float(2 * radius + 1)
-    output.values.withUnsafeMutableBufferPointer { out in
-      values.withUnsafeBufferPointer { input in
-        let out = UncheckedSendable(out)
-        let input = UncheckedSendable(input)
-        ParallelRows.run(height, workers: ParallelRows.workerCount(work: width * height * 4)) { rows in
-          var sums = [Float](repeating: 0, count: channels)
-          for y in rows {
-            let row = y * width * channels
-            for channel in 0..<channels {
-              var sum: Float = 0
-              for offset in -radius...radius {
-                sum += input.value[row + Self.mirror(offset, width) * channels + channel]
-              }
-              sums[channel] = sum
+    return mapped { input, out in
+      ParallelRows.run(height, workers: ParallelRows.workerCount(work: width * height * 4)) { rows in
+        var sums = [Float](repeating: 0, count: channels)
+        for y in rows {
+          let row = y * width * channels
+          for channel in 0..<channels {
+            var sum: Float = 0
+            for offset in -radius...radius {
+              sum += input.value[row + Self.mirror(offset, width) * channels + channel]
             }
-            for x in 0..<width {
-              for channel in 0..<channels {
-                out.value[row + x * channels + channel] = sums[channel] * scale
-                let entering = Self.mirror(x + radius + 1, width)
-                let leaving = Self.mirror(x - radius, width)
-                sums[channel] +=
-                  input.value[row + entering * channels + channel] - input.value[row + leaving * channels + channel]
-              }
+            sums[channel] = sum
+          }
+          for x in 0..<width {
+            for channel in 0..<channels {
+              out.value[row + x * channels + channel] = sums[channel] * scale
+              let entering = Self.mirror(x + radius + 1, width)
+              let leaving = Self.mirror(x - radius, width)
+              sums[channel] +=
+                input.value[row + entering * channels + channel] - input.value[row + leaving * channels + channel]
             }
           }
         }
       }
     }
-    return output
   }
 
   private func boxColumns(radius: Int) -> FloatImage {
-    var output = self
     let (height, rowFloats) = (self.height, self.width * self.channels)
     let scale = 1 / Float(2 * radius + 1)
-    output.values.withUnsafeMutableBufferPointer { out in
-      values.withUnsafeBufferPointer { input in
-        let out = UncheckedSendable(out)
-        let input = UncheckedSendable(input)
-        // Column bands: each worker slides a window down its own columns.
-        let bands = ParallelRows.workerCount(work: rowFloats * height * 4)
-        ParallelRows.run(bands, workers: bands) { bandRange in
-          for band in bandRange {
-            let lower = rowFloats * band / bands
-            let upper = rowFloats * (band + 1) / bands
-            var sums = [Float](repeating: 0, count: upper - lower)
-            for offset in -radius...radius {
-              let row = Self.mirror(offset, height) * rowFloats
-              for index in lower..<upper { sums[index - lower] += input.value[row + index] }
-            }
-            for y in 0..<height {
-              let entering = Self.mirror(y + radius + 1, height) * rowFloats
-              let leaving = Self.mirror(y - radius, height) * rowFloats
-              for index in lower..<upper {
-                out.value[y * rowFloats + index] = sums[index - lower] * scale
-                sums[index - lower] += input.value[entering + index] - input.value[leaving + index]
-              }
+    return mapped { input, out in
+      // Column bands: each worker slides a window down its own columns.
+      let bands = ParallelRows.workerCount(work: rowFloats * height * 4)
+      ParallelRows.run(bands, workers: bands) { bandRange in
+        for band in bandRange {
+          let lower = rowFloats * band / bands
+          let upper = rowFloats * (band + 1) / bands
+          var sums = [Float](repeating: 0, count: upper - lower)
+          for offset in -radius...radius {
+            let row = Self.mirror(offset, height) * rowFloats
+            for index in lower..<upper { sums[index - lower] += input.value[row + index] }
+          }
+          for y in 0..<height {
+            let entering = Self.mirror(y + radius + 1, height) * rowFloats
+            let leaving = Self.mirror(y - radius, height) * rowFloats
+            for index in lower..<upper {
+              out.value[y * rowFloats + index] = sums[index - lower] * scale
+              sums[index - lower] += input.value[entering + index] - input.value[leaving + index]
             }
           }
         }
       }
     }
-    return output
   }
 }
